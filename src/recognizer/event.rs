@@ -1,0 +1,89 @@
+//! What the recognizer tells its listeners, and the one-line trace form of it.
+
+use std::fmt;
+
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::{Bitboard, Move};
+
+use crate::reading::Millis;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    /// A game began from this position (FEN).
+    NewGame { fen: String },
+    /// Ply `ply` (1-based) was played.
+    Move { ply: usize, mv: Move, san: SanPlus },
+    /// Ply `ply` turned out to be another move (a rook move became castling, a correction…).
+    Revised {
+        ply: usize,
+        old: Move,
+        new: Move,
+        san: SanPlus,
+    },
+    /// Ply `ply` was taken back.
+    TakenBack { ply: usize, mv: Move },
+    /// A move is in progress: these squares are lifted and these placed.
+    Waiting { lifted: Bitboard, placed: Bitboard },
+    /// The sensors cannot tell which of these moves ply `ply` was; later moves will.
+    Ambiguous { ply: usize, candidates: Vec<Move> },
+    /// The board matches no legal continuation: put pieces back here and remove them there.
+    Illegal { put_back: Bitboard, remove: Bitboard },
+    /// The board is legal again after an illegal state.
+    Recovered,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// The time of the reading that decided it.
+    pub t: Millis,
+    pub kind: EventKind,
+}
+
+pub fn uci(m: Move) -> UciMove {
+    UciMove::from_standard(m)
+}
+
+/// Squares as `e2,e4`, or `-` for none.
+pub fn squares(bitboard: Bitboard) -> String {
+    if bitboard.is_empty() {
+        return "-".to_owned();
+    }
+    bitboard
+        .into_iter()
+        .map(|sq| sq.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The trace line: `<t> <kind> <detail>`.
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ", self.t)?;
+        match &self.kind {
+            EventKind::NewGame { fen } => write!(f, "newgame {fen}"),
+            EventKind::Move { ply, mv, san } => write!(f, "move {} {ply}:{san}", uci(*mv)),
+            EventKind::Revised { ply, old, new, san } => {
+                write!(f, "revise {} {} {ply}:{san}", uci(*old), uci(*new))
+            }
+            EventKind::TakenBack { ply, mv } => write!(f, "takeback {} {ply}", uci(*mv)),
+            EventKind::Waiting { lifted, placed } => write!(
+                f,
+                "waiting lifted {} placed {}",
+                squares(*lifted),
+                squares(*placed)
+            ),
+            EventKind::Ambiguous { ply, candidates } => {
+                let list: Vec<String> = candidates.iter().map(|m| uci(*m).to_string()).collect();
+                write!(f, "ambiguous {ply}:{}", list.join(","))
+            }
+            EventKind::Illegal { put_back, remove } => write!(
+                f,
+                "illegal put-back {} remove {}",
+                squares(*put_back),
+                squares(*remove)
+            ),
+            EventKind::Recovered => write!(f, "recovered"),
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! What each square did since a position became current: the physical evidence that
+//! tells a finished capture from a piece still in the air.
+
+use std::collections::VecDeque;
+
+use shakmaty::Square;
+
+use crate::reading::Millis;
+
+/// Orders observations; readings that share a time (poll boards) still have an order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Stamp {
+    pub seq: u64,
+    pub t: Millis,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Observation {
+    /// The square became empty (a sensor change or a lift event).
+    Left { square: Square },
+    /// A piece arrived on the square: a sensor change, or a place event (even on an occupied square).
+    Arrived {
+        square: Square,
+        empty_for: Option<Millis>,
+        from_event: bool,
+    },
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    stamp: Stamp,
+    observation: Observation,
+}
+
+/// Entries older than every base position still searched are dropped; this bounds the rest.
+const MAX_ENTRIES: usize = 4096;
+
+#[derive(Clone, Debug)]
+pub struct Evidence {
+    entries: VecDeque<Entry>,
+    empty_since: [Option<Millis>; 64],
+    seq: u64,
+    /// Once a board has sent lift/place events, sensor-only arrivals are not trusted as proof.
+    event_board: bool,
+    min_vacancy_ms: Millis,
+}
+
+impl Evidence {
+    pub fn new(min_vacancy_ms: Millis) -> Self {
+        Self {
+            entries: VecDeque::new(),
+            empty_since: [None; 64],
+            seq: 0,
+            event_board: false,
+            min_vacancy_ms,
+        }
+    }
+
+    pub fn stamp(&mut self, t: Millis) -> Stamp {
+        self.seq += 1;
+        Stamp { seq: self.seq, t }
+    }
+
+    pub fn mark_event_board(&mut self) {
+        self.event_board = true;
+    }
+
+    pub fn left(&mut self, stamp: Stamp, square: Square) {
+        self.empty_since[square as usize] = Some(stamp.t);
+        self.push(stamp, Observation::Left { square });
+    }
+
+    pub fn arrived(&mut self, stamp: Stamp, square: Square, from_event: bool) {
+        let empty_for = self.empty_since[square as usize]
+            .take()
+            .map(|since| stamp.t.saturating_sub(since));
+        self.push(
+            stamp,
+            Observation::Arrived {
+                square,
+                empty_for,
+                from_event,
+            },
+        );
+    }
+
+    fn push(&mut self, stamp: Stamp, observation: Observation) {
+        if self.entries.len() >= MAX_ENTRIES {
+            self.entries.pop_front();
+        }
+        self.entries.push_back(Entry { stamp, observation });
+    }
+
+    /// Forgets what happened before `stamp`.
+    pub fn forget_before(&mut self, stamp: Stamp) {
+        while self.entries.front().is_some_and(|e| e.stamp < stamp) {
+            self.entries.pop_front();
+        }
+    }
+
+    /// When a piece last left `square`, at or after `since`.
+    pub fn last_departure(&self, square: Square, since: Stamp) -> Option<Stamp> {
+        self.entries
+            .iter()
+            .rev()
+            .take_while(|e| e.stamp >= since)
+            .find(|e| matches!(e.observation, Observation::Left { square: s } if s == square))
+            .map(|e| e.stamp)
+    }
+
+    /// When a piece last arrived on `square`, at or after `since`.
+    pub fn last_arrival(&self, square: Square, since: Stamp) -> Option<Stamp> {
+        self.entries
+            .iter()
+            .rev()
+            .take_while(|e| e.stamp >= since)
+            .find(|e| matches!(e.observation, Observation::Arrived { square: s, .. } if s == square))
+            .map(|e| e.stamp)
+    }
+
+    /// Proof that a piece from `from` landed on `victim` after leaving: a place event there,
+    /// or (boards without events) the victim square empty long enough to not be sensor noise
+    /// and then filled again. Returns the stamp of the latest proof.
+    pub fn capture_proof(&self, from: Square, victim: Square, since: Stamp) -> Option<Stamp> {
+        let departure = self.last_departure(from, since).unwrap_or(since);
+        self.entries
+            .iter()
+            .rev()
+            .take_while(|e| e.stamp > departure)
+            .find(|e| match e.observation {
+                Observation::Arrived {
+                    square,
+                    empty_for,
+                    from_event,
+                } => {
+                    square == victim
+                        && (from_event
+                            || (!self.event_board
+                                && empty_for.is_some_and(|ms| ms >= self.min_vacancy_ms)))
+                }
+                Observation::Left { .. } => false,
+            })
+            .map(|e| e.stamp)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_victim_refilled_after_the_capturer_left_proves_the_capture() {
+        let mut evidence = Evidence::new(100);
+        let base = evidence.stamp(0);
+        let s = evidence.stamp(1000);
+        evidence.left(s, Square::D4);
+        let s = evidence.stamp(1300);
+        evidence.left(s, Square::E5);
+        let s = evidence.stamp(1600);
+        evidence.arrived(s, Square::E5, false);
+        assert!(evidence.capture_proof(Square::D4, Square::E5, base).is_some());
+    }
+
+    #[test]
+    fn a_touch_before_the_capturer_left_proves_nothing() {
+        let mut evidence = Evidence::new(100);
+        let base = evidence.stamp(0);
+        let s = evidence.stamp(1000);
+        evidence.left(s, Square::E5);
+        let s = evidence.stamp(1500);
+        evidence.arrived(s, Square::E5, false);
+        let s = evidence.stamp(2000);
+        evidence.left(s, Square::D4);
+        assert!(evidence.capture_proof(Square::D4, Square::E5, base).is_none());
+    }
+
+    #[test]
+    fn a_sensor_dropout_is_too_short_to_prove_a_capture() {
+        let mut evidence = Evidence::new(100);
+        let base = evidence.stamp(0);
+        let s = evidence.stamp(1000);
+        evidence.left(s, Square::D4);
+        let s = evidence.stamp(1300);
+        evidence.left(s, Square::E5);
+        let s = evidence.stamp(1340);
+        evidence.arrived(s, Square::E5, false);
+        assert!(evidence.capture_proof(Square::D4, Square::E5, base).is_none());
+    }
+
+    #[test]
+    fn a_place_event_on_an_occupied_square_proves_the_capture() {
+        let mut evidence = Evidence::new(100);
+        evidence.mark_event_board();
+        let base = evidence.stamp(0);
+        let s = evidence.stamp(1000);
+        evidence.left(s, Square::D4);
+        let s = evidence.stamp(1000);
+        evidence.arrived(s, Square::E5, true);
+        assert!(evidence.capture_proof(Square::D4, Square::E5, base).is_some());
+    }
+}

@@ -1,0 +1,123 @@
+//! A line is one hypothesis of the game: the positions reached from the start.
+//! Normally there is one; a capture the sensors cannot prove splits it in several.
+
+use std::cell::OnceCell;
+
+use shakmaty::{Bitboard, Chess, Move, Position, Role};
+
+use super::evidence::Stamp;
+use super::moves::occupancy_after;
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub position: Chess,
+    pub occupancy: Bitboard,
+    /// The move that led here (`None` for the start).
+    pub last_move: Option<Move>,
+    /// When this position became the current one.
+    pub since: Stamp,
+    legal: OnceCell<Vec<(Move, Bitboard)>>,
+}
+
+impl Node {
+    pub fn new(position: Chess, last_move: Option<Move>, since: Stamp) -> Self {
+        let occupancy = position.board().occupied();
+        Self {
+            position,
+            occupancy,
+            last_move,
+            since,
+            legal: OnceCell::new(),
+        }
+    }
+
+    /// Legal moves with the occupancy each one leaves, computed once per position.
+    pub fn legal_moves(&self) -> &[(Move, Bitboard)] {
+        self.legal.get_or_init(|| {
+            self.position
+                .legal_moves()
+                .into_iter()
+                .map(|m| (m, occupancy_after(self.occupancy, m)))
+                .collect()
+        })
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub nodes: Vec<Node>,
+}
+
+impl Line {
+    pub fn new(start: Chess, since: Stamp) -> Self {
+        Self {
+            nodes: vec![Node::new(start, None, since)],
+        }
+    }
+
+    pub fn current(&self) -> &Node {
+        // A line always holds its start node.
+        &self.nodes[self.nodes.len() - 1]
+    }
+
+    pub fn ply_count(&self) -> usize {
+        self.nodes.len() - 1
+    }
+
+    pub fn moves(&self) -> Vec<Move> {
+        self.nodes.iter().filter_map(|n| n.last_move).collect()
+    }
+
+    pub fn start(&self) -> &Chess {
+        &self.nodes[0].position
+    }
+
+    /// Undoes `undo` plies, then plays `moves`, all legal from where they are played.
+    pub fn apply(&mut self, undo: usize, moves: &[Move], since: Stamp) {
+        let keep = self.nodes.len().saturating_sub(undo).max(1);
+        self.nodes.truncate(keep);
+        for &m in moves {
+            let mut position = self.current().position.clone();
+            position.play_unchecked(m);
+            self.nodes.push(Node::new(position, Some(m), since));
+        }
+    }
+
+    /// Makes the last move a promotion to `role` if it is a promotion; true if it changed.
+    pub fn repromote_last(&mut self, role: Role) -> bool {
+        let Some(Move::Normal {
+            role: mover,
+            from,
+            capture,
+            to,
+            promotion: Some(old),
+        }) = self.current().last_move
+        else {
+            return false;
+        };
+        if old == role {
+            return false;
+        }
+        let since = self.current().since;
+        let replacement = Move::Normal {
+            role: mover,
+            from,
+            capture,
+            to,
+            promotion: Some(role),
+        };
+        self.nodes.pop();
+        if !self.current().position.is_legal(replacement) {
+            self.apply(0, &[Move::Normal {
+                role: mover,
+                from,
+                capture,
+                to,
+                promotion: Some(old),
+            }], since);
+            return false;
+        }
+        self.apply(0, &[replacement], since);
+        true
+    }
+}

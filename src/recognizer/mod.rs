@@ -1,0 +1,618 @@
+//! The move recognizer: a pure state machine from sensor readings to chess events.
+//!
+//! No threads, no I/O and no clock: every time comes with the readings. Each reading is
+//! explained by the cheapest story on every *line* (hypothesis of the game so far): moves
+//! forward, a revised last move, or a return to an earlier position. A capture the sensors
+//! cannot prove splits the line; later moves decide which line survives.
+
+pub mod event;
+mod evidence;
+mod line;
+mod moves;
+mod search;
+
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{Bitboard, Chess, EnPassantMode, Move, Position, Role};
+
+pub use event::{Event, EventKind};
+use evidence::{Evidence, Stamp};
+use line::Line;
+pub use moves::touched_squares;
+use search::{Explanation, PLY, SearchContext, explain, is_transitional};
+
+use crate::reading::{Millis, Reading, START_OCCUPANCY, TimedReading};
+
+/// How many hypotheses are kept at once.
+const MAX_LINES: usize = 16;
+/// The start occupancy means a new game unless a story this cheap explains it
+/// (up to two plies forward or back).
+const NEW_GAME_ABOVE_COST: u32 = 2 * PLY + 2;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The position the board must show first; the standard start when `None`.
+    pub start: Option<Chess>,
+    /// A victim square must read empty at least this long to prove a capture on boards
+    /// without lift/place events. Sensor dropouts last tens of milliseconds; a hand
+    /// removing a piece takes longer.
+    pub min_vacancy_ms: Millis,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            start: None,
+            min_vacancy_ms: 100,
+        }
+    }
+}
+
+/// What the board shows, compared with the recognised position.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum BoardStatus {
+    /// The board matches the position.
+    #[default]
+    Settled,
+    /// A move is in progress.
+    Waiting { lifted: Bitboard, placed: Bitboard },
+    /// No legal continuation explains the board.
+    Illegal { put_back: Bitboard, remove: Bitboard },
+}
+
+/// One game: where it started and the moves played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    pub start: Chess,
+    pub moves: Vec<Move>,
+}
+
+impl GameRecord {
+    pub fn new(start: Chess) -> Self {
+        Self {
+            start,
+            moves: Vec::new(),
+        }
+    }
+
+    /// The position after every move, starting with the start position.
+    pub fn positions(&self) -> Vec<Chess> {
+        let mut positions = Vec::with_capacity(self.moves.len() + 1);
+        let mut position = self.start.clone();
+        positions.push(position.clone());
+        for &m in &self.moves {
+            position.play_unchecked(m);
+            positions.push(position.clone());
+        }
+        positions
+    }
+
+    pub fn final_position(&self) -> Chess {
+        let mut position = self.start.clone();
+        for &m in &self.moves {
+            position.play_unchecked(m);
+        }
+        position
+    }
+
+    /// SAN with check marks for every move.
+    pub fn san_moves(&self) -> Vec<SanPlus> {
+        let mut position = self.start.clone();
+        self.moves
+            .iter()
+            .map(|&m| SanPlus::from_move_and_play_unchecked(&mut position, m))
+            .collect()
+    }
+}
+
+pub fn fen_of(position: &Chess) -> String {
+    Fen::from_position(position, EnPassantMode::Legal).to_string()
+}
+
+pub struct Recognizer {
+    config: Config,
+    /// Until the board first shows this position, no game is running.
+    awaiting: Option<Chess>,
+    /// Hypotheses of the current game, the most likely first; never empty.
+    lines: Vec<Line>,
+    finished: Vec<GameRecord>,
+    sensed: Bitboard,
+    evidence: Evidence,
+    pending_promotion: Option<Role>,
+    status: BoardStatus,
+    reported_moves: Vec<Move>,
+    reported_ambiguity: Option<(usize, Vec<Move>)>,
+    now: Stamp,
+    events: Vec<Event>,
+}
+
+impl Recognizer {
+    pub fn new(config: Config) -> Self {
+        let start = config.start.clone().unwrap_or_default();
+        let mut evidence = Evidence::new(config.min_vacancy_ms);
+        let now = evidence.stamp(0);
+        Self {
+            awaiting: Some(start.clone()),
+            lines: vec![Line::new(start, now)],
+            config,
+            finished: Vec::new(),
+            sensed: Bitboard::EMPTY,
+            evidence,
+            pending_promotion: None,
+            status: BoardStatus::Settled,
+            reported_moves: Vec::new(),
+            reported_ambiguity: None,
+            now,
+            events: Vec::new(),
+        }
+    }
+
+    /// Feeds one reading; returns what it decided.
+    pub fn feed(&mut self, reading: TimedReading) -> Vec<Event> {
+        let t = reading.t;
+        match reading.reading {
+            Reading::Occupancy(occupancy) => {
+                let changed = occupancy ^ self.sensed;
+                if !changed.is_empty() || self.now.seq == 1 {
+                    let stamp = self.evidence.stamp(t);
+                    for square in changed {
+                        if occupancy.contains(square) {
+                            self.evidence.arrived(stamp, square, false);
+                        } else {
+                            self.evidence.left(stamp, square);
+                        }
+                    }
+                    self.sensed = occupancy;
+                    self.step(stamp);
+                }
+            }
+            Reading::Lift(square) => {
+                self.evidence.mark_event_board();
+                let stamp = self.evidence.stamp(t);
+                self.evidence.left(stamp, square);
+                self.sensed.discard(square);
+                self.step(stamp);
+            }
+            Reading::Place(square) => {
+                self.evidence.mark_event_board();
+                let stamp = self.evidence.stamp(t);
+                self.evidence.arrived(stamp, square, true);
+                self.sensed.add(square);
+                self.step(stamp);
+            }
+            Reading::Promote(role) => self.promote(role, t),
+        }
+        std::mem::take(&mut self.events)
+    }
+
+    /// Ends the session: a piece still in the air over a capture is taken as that capture,
+    /// and an open ambiguity is settled on the most likely line.
+    pub fn finish(&mut self, t: Millis) -> Vec<Event> {
+        if self.awaiting.is_none() && self.sensed != self.expected_occupancy() {
+            let stamp = self.evidence.stamp(t);
+            let found = self.explanations(true);
+            if !found.is_empty() && found[0].1.cost > 0 {
+                self.advance(found, stamp);
+            }
+        }
+        self.lines.truncate(1);
+        self.now.t = t;
+        self.report_moves();
+        std::mem::take(&mut self.events)
+    }
+
+    // ----- queries -----
+
+    /// The recognised position (or the one the board must be set up to).
+    pub fn position(&self) -> &Chess {
+        self.awaiting
+            .as_ref()
+            .unwrap_or(&self.lines[0].current().position)
+    }
+
+    /// The current game on the most likely line.
+    pub fn game(&self) -> GameRecord {
+        GameRecord {
+            start: self.lines[0].start().clone(),
+            moves: self.lines[0].moves(),
+        }
+    }
+
+    /// Every game of the session, the current one last (if it has begun).
+    pub fn games(&self) -> Vec<GameRecord> {
+        let mut games = self.finished.clone();
+        if self.awaiting.is_none() {
+            games.push(self.game());
+        }
+        games
+    }
+
+    pub fn has_started(&self) -> bool {
+        self.awaiting.is_none()
+    }
+
+    /// The occupancy the recognised position implies.
+    pub fn expected_occupancy(&self) -> Bitboard {
+        self.position().board().occupied()
+    }
+
+    /// What the board senses now (lift/place events applied).
+    pub fn sensed(&self) -> Bitboard {
+        self.sensed
+    }
+
+    /// Squares that should hold a piece but read empty.
+    pub fn lifted(&self) -> Bitboard {
+        self.expected_occupancy() & !self.sensed
+    }
+
+    pub fn status(&self) -> &BoardStatus {
+        &self.status
+    }
+
+    /// The ply the sensors cannot decide yet and its candidate moves.
+    pub fn ambiguity(&self) -> Option<(usize, Vec<Move>)> {
+        self.reported_ambiguity.clone()
+    }
+
+    /// The promotion piece the next promotion will get.
+    pub fn pending_promotion(&self) -> Role {
+        self.pending_promotion.unwrap_or(Role::Queen)
+    }
+
+    // ----- commands -----
+
+    /// The user says which candidate ply `ply` was. Returns false if no line has it.
+    pub fn choose(&mut self, ply: usize, mv: Move, t: Millis) -> bool {
+        let keep: Vec<Line> = self
+            .lines
+            .iter()
+            .filter(|l| l.nodes.get(ply).and_then(|n| n.last_move) == Some(mv))
+            .cloned()
+            .collect();
+        if keep.is_empty() {
+            return false;
+        }
+        self.lines = keep;
+        self.now.t = t;
+        self.report_moves();
+        true
+    }
+
+    /// Takes back the last move (a user command); the board must follow.
+    pub fn undo(&mut self, t: Millis) -> Vec<Event> {
+        if self.awaiting.is_none() && self.lines[0].ply_count() > 0 {
+            let stamp = self.evidence.stamp(t);
+            for line in &mut self.lines {
+                line.apply(1, &[], stamp);
+            }
+            self.dedupe_lines();
+            self.now = stamp;
+            self.report_moves();
+            self.refresh_status();
+        }
+        std::mem::take(&mut self.events)
+    }
+
+    /// Finishes the current game and waits for the board to show `start`.
+    pub fn set_up(&mut self, start: Chess, t: Millis) -> Vec<Event> {
+        self.archive_current_game();
+        let stamp = self.evidence.stamp(t);
+        self.now = stamp;
+        self.lines = vec![Line::new(start.clone(), stamp)];
+        self.reported_moves.clear();
+        self.reported_ambiguity = None;
+        self.awaiting = Some(start);
+        self.step(stamp);
+        std::mem::take(&mut self.events)
+    }
+
+    // ----- the machine -----
+
+    fn step(&mut self, stamp: Stamp) {
+        self.now = stamp;
+        if let Some(target) = &self.awaiting {
+            let expected = target.board().occupied();
+            if self.sensed == expected {
+                let start = target.clone();
+                self.start_game(start);
+            } else {
+                self.set_status(BoardStatus::Illegal {
+                    put_back: expected & !self.sensed,
+                    remove: self.sensed & !expected,
+                });
+            }
+            return;
+        }
+        let found = self.explanations(false);
+        let cheapest = found.first().map(|(_, e)| e.cost);
+        if self.sensed == START_OCCUPANCY
+            && self.expected_occupancy() != START_OCCUPANCY
+            && cheapest.is_none_or(|c| c > NEW_GAME_ABOVE_COST)
+        {
+            self.start_game(Chess::default());
+            return;
+        }
+        match cheapest {
+            None => self.refresh_status(),
+            Some(0) => self.set_status(BoardStatus::Settled),
+            Some(_) => self.advance(found, stamp),
+        }
+    }
+
+    /// The cheapest explanations over all lines, each with the index of its line.
+    fn explanations(&self, accept_unproven_last: bool) -> Vec<(usize, Explanation)> {
+        let ctx = SearchContext {
+            sensed: self.sensed,
+            evidence: &self.evidence,
+            promotion: self.pending_promotion(),
+            accept_unproven_last,
+        };
+        let mut found: Vec<(usize, Explanation)> = self
+            .lines
+            .iter()
+            .enumerate()
+            .flat_map(|(i, line)| explain(line, &ctx).into_iter().map(move |e| (i, e)))
+            .collect();
+        if let Some(min) = found.iter().map(|(_, e)| e.cost).min() {
+            found.retain(|(_, e)| e.cost == min);
+        }
+        let newest = found.iter().map(|(_, e)| e.latest_proof).max().flatten();
+        if newest.is_some() {
+            found.retain(|(_, e)| e.latest_proof == newest);
+        }
+        found
+    }
+
+    fn advance(&mut self, found: Vec<(usize, Explanation)>, stamp: Stamp) {
+        let mut next: Vec<(i32, Line)> = found
+            .into_iter()
+            .map(|(i, e)| {
+                let line = &self.lines[i];
+                let prior = likelihood(line, &e);
+                let mut advanced = line.clone();
+                advanced.apply(e.undo, &e.moves, stamp);
+                (prior, advanced)
+            })
+            .collect();
+        // Stable: among equals, the order of the old lines (most likely first) stays.
+        next.sort_by_key(|(prior, _)| std::cmp::Reverse(*prior));
+        self.lines = next.into_iter().map(|(_, line)| line).collect();
+        self.dedupe_lines();
+        self.lines.truncate(MAX_LINES);
+        let promoted = self.lines[0]
+            .current()
+            .last_move
+            .and_then(moves::promotion_role)
+            .is_some();
+        if promoted {
+            self.pending_promotion = None;
+        }
+        self.set_status(BoardStatus::Settled);
+        self.report_moves();
+        self.forget_old_evidence();
+    }
+
+    fn dedupe_lines(&mut self) {
+        let mut seen: Vec<Vec<Move>> = Vec::new();
+        self.lines.retain(|line| {
+            let moves = line.moves();
+            if seen.contains(&moves) {
+                false
+            } else {
+                seen.push(moves);
+                true
+            }
+        });
+    }
+
+    fn forget_old_evidence(&mut self) {
+        let oldest_base = self
+            .lines
+            .iter()
+            .map(|l| l.nodes[l.ply_count().saturating_sub(1)].since)
+            .min();
+        if let Some(stamp) = oldest_base {
+            self.evidence.forget_before(stamp);
+        }
+    }
+
+    fn start_game(&mut self, start: Chess) {
+        self.archive_current_game();
+        self.lines = vec![Line::new(start.clone(), self.now)];
+        self.reported_moves.clear();
+        self.reported_ambiguity = None;
+        self.awaiting = None;
+        self.pending_promotion = None;
+        self.emit(EventKind::NewGame {
+            fen: fen_of(&start),
+        });
+        self.set_status(BoardStatus::Settled);
+    }
+
+    fn archive_current_game(&mut self) {
+        if self.awaiting.is_none() && self.lines[0].ply_count() > 0 {
+            self.lines.truncate(1);
+            self.finished.push(self.game());
+        }
+    }
+
+    fn promote(&mut self, role: Role, t: Millis) {
+        self.now.t = t;
+        let last_is_promotion = self.lines[0]
+            .current()
+            .last_move
+            .and_then(moves::promotion_role)
+            .is_some();
+        if self.awaiting.is_none() && last_is_promotion {
+            for line in &mut self.lines {
+                line.repromote_last(role);
+            }
+            self.pending_promotion = None;
+            self.report_moves();
+        } else {
+            self.pending_promotion = Some(role);
+        }
+    }
+
+    fn refresh_status(&mut self) {
+        let line = &self.lines[0];
+        let expected = line.current().occupancy;
+        let missing = expected & !self.sensed;
+        let extra = self.sensed & !expected;
+        let status = if missing.is_empty() && extra.is_empty() {
+            BoardStatus::Settled
+        } else if is_transitional(line, self.sensed) {
+            BoardStatus::Waiting {
+                lifted: missing,
+                placed: extra,
+            }
+        } else {
+            BoardStatus::Illegal {
+                put_back: missing,
+                remove: extra,
+            }
+        };
+        self.set_status(status);
+    }
+
+    fn set_status(&mut self, status: BoardStatus) {
+        if status == self.status {
+            return;
+        }
+        let was_illegal = matches!(self.status, BoardStatus::Illegal { .. });
+        self.status = status.clone();
+        match status {
+            BoardStatus::Waiting { lifted, placed } => {
+                if was_illegal {
+                    self.emit(EventKind::Recovered);
+                }
+                self.emit(EventKind::Waiting { lifted, placed });
+            }
+            BoardStatus::Illegal { put_back, remove } => {
+                self.emit(EventKind::Illegal { put_back, remove })
+            }
+            BoardStatus::Settled => {
+                if was_illegal {
+                    self.emit(EventKind::Recovered);
+                }
+            }
+        }
+    }
+
+    /// Tells listeners how the most likely line differs from what they were told.
+    fn report_moves(&mut self) {
+        let line = &self.lines[0];
+        let moves = line.moves();
+        let common = self
+            .reported_moves
+            .iter()
+            .zip(&moves)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let mut kinds = Vec::new();
+        let overlap = self.reported_moves.len().min(moves.len());
+        for i in common..overlap {
+            kinds.push(EventKind::Revised {
+                ply: i + 1,
+                old: self.reported_moves[i],
+                new: moves[i],
+                san: SanPlus::from_move(line.nodes[i].position.clone(), moves[i]),
+            });
+        }
+        for i in (moves.len()..self.reported_moves.len()).rev() {
+            kinds.push(EventKind::TakenBack {
+                ply: i + 1,
+                mv: self.reported_moves[i],
+            });
+        }
+        for (i, &mv) in moves.iter().enumerate().skip(self.reported_moves.len()) {
+            kinds.push(EventKind::Move {
+                ply: i + 1,
+                mv,
+                san: SanPlus::from_move(line.nodes[i].position.clone(), mv),
+            });
+        }
+        self.reported_moves = moves;
+        let ambiguity = self.current_ambiguity();
+        if ambiguity != self.reported_ambiguity {
+            if let Some((ply, candidates)) = &ambiguity {
+                kinds.push(EventKind::Ambiguous {
+                    ply: *ply,
+                    candidates: candidates.clone(),
+                });
+            }
+            self.reported_ambiguity = ambiguity;
+        }
+        for kind in kinds {
+            self.emit(kind);
+        }
+    }
+
+    /// The first ply on which the lines disagree, and what they say it was.
+    fn current_ambiguity(&self) -> Option<(usize, Vec<Move>)> {
+        if self.lines.len() < 2 {
+            return None;
+        }
+        let all: Vec<Vec<Move>> = self.lines.iter().map(Line::moves).collect();
+        let longest = all.iter().map(Vec::len).max().unwrap_or(0);
+        let ply = (0..longest).find(|&i| all.iter().any(|m| m.get(i) != all[0].get(i)))?;
+        let mut candidates: Vec<Move> = Vec::new();
+        for m in all.iter().filter_map(|moves| moves.get(ply)) {
+            if !candidates.contains(m) {
+                candidates.push(*m);
+            }
+        }
+        Some((ply + 1, candidates))
+    }
+
+    fn emit(&mut self, kind: EventKind) {
+        self.events.push(Event {
+            t: self.now.t,
+            kind,
+        });
+    }
+}
+
+/// Orders equally cheap stories when the sensors cannot: recaptures on the square just
+/// moved to are the commonest captures in real games, then bigger prey.
+fn likelihood(line: &Line, explanation: &Explanation) -> i32 {
+    let last_destination = line.current().last_move.map(|m| m.to());
+    explanation
+        .moves
+        .iter()
+        .map(|m| match *m {
+            Move::Normal {
+                capture: Some(victim),
+                to,
+                ..
+            } => {
+                let recapture = if Some(to) == last_destination { 20 } else { 0 };
+                recapture + piece_value(victim)
+            }
+            _ => 0,
+        })
+        .sum()
+}
+
+fn piece_value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 1,
+        Role::Knight | Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 0,
+    }
+}
+
+impl Default for Recognizer {
+    fn default() -> Self {
+        Self::new(Config::default())
+    }
+}
+
+impl Recognizer {
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+}

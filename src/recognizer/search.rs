@@ -1,0 +1,275 @@
+//! Finds the cheapest ways a line explains what the board senses now: moves forward,
+//! a revised last move, or a return to an earlier position.
+
+use shakmaty::{Bitboard, Move, Position, Role};
+
+use super::evidence::{Evidence, Stamp};
+use super::line::{Line, Node};
+use super::moves::{footprint, promotion_role};
+
+/// Costs, in tenths of a ply: shorter stories win, proven captures beat unproven ones.
+pub const PLY: u32 = 10;
+const REVISION: u32 = 5;
+const TAKEBACK: u32 = 2;
+const UNPROVEN_CAPTURE: u32 = 3;
+/// The most plies searched between two readings.
+const MAX_PLIES: usize = 3;
+/// More changed squares than this cannot come from `MAX_PLIES` moves.
+const MAX_CHANGED: u32 = 8;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Explanation {
+    /// Plies taken off the end of the line first.
+    pub undo: usize,
+    /// Then these moves are played.
+    pub moves: Vec<Move>,
+    pub cost: u32,
+    /// The latest observation that proves one of its captures (newer proof wins ties).
+    pub latest_proof: Option<Stamp>,
+    /// How many captures the sensors could not prove.
+    pub unproven: u32,
+}
+
+pub struct SearchContext<'a> {
+    pub sensed: Bitboard,
+    pub evidence: &'a Evidence,
+    pub promotion: Role,
+    /// At the end of a session a piece that never came down again is taken as a capture.
+    pub accept_unproven_last: bool,
+}
+
+/// All explanations of the cheapest cost (empty if there is none).
+pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
+    let mut found = Vec::new();
+    let n = line.ply_count();
+    let current = line.current();
+    if current.occupancy == ctx.sensed {
+        return vec![Explanation {
+            undo: 0,
+            moves: Vec::new(),
+            cost: 0,
+            latest_proof: None,
+            unproven: 0,
+        }];
+    }
+    forward(current, ctx, 0, 0, None, &mut found);
+    if n >= 1 {
+        let previous = &line.nodes[n - 1];
+        forward(previous, ctx, 1, REVISION, current.last_move, &mut found);
+        // Takebacks: the newest earlier position that matches.
+        if let Some(k) = (0..n).rev().find(|&k| line.nodes[k].occupancy == ctx.sensed) {
+            let undo = n - k;
+            found.push(Explanation {
+                undo,
+                moves: Vec::new(),
+                cost: PLY * undo as u32 + TAKEBACK,
+                latest_proof: None,
+                unproven: 0,
+            });
+        }
+    }
+    cheapest(found)
+}
+
+fn cheapest(mut found: Vec<Explanation>) -> Vec<Explanation> {
+    let Some(min) = found.iter().map(|e| e.cost).min() else {
+        return found;
+    };
+    found.retain(|e| e.cost == min);
+    // Of stories equally short, the one whose capture the hand made last is what happened.
+    let newest = found.iter().map(|e| e.latest_proof).max().flatten();
+    if newest.is_some() {
+        found.retain(|e| e.latest_proof == newest);
+    }
+    found.dedup();
+    found
+}
+
+/// Sequences of moves from `base` that leave exactly the sensed occupancy.
+fn forward(
+    base: &Node,
+    ctx: &SearchContext,
+    undo: usize,
+    extra_cost: u32,
+    excluded_first: Option<Move>,
+    found: &mut Vec<Explanation>,
+) {
+    let vacated = base.occupancy & !ctx.sensed;
+    let filled = ctx.sensed & !base.occupancy;
+    if vacated.is_empty() || (vacated | filled).count() as u32 > MAX_CHANGED {
+        return;
+    }
+    let max_plies = if undo > 0 { 2 } else { MAX_PLIES };
+    let mut path = Vec::with_capacity(max_plies);
+    let search = Search {
+        ctx,
+        vacated,
+        filled,
+        since: base.since,
+        undo,
+        extra_cost,
+        excluded_first,
+    };
+    // The first ply uses the base node's cached moves; deeper plies generate their own.
+    for &(m, occupancy) in base.legal_moves() {
+        search.step(&base.position, m, occupancy, Bitboard::EMPTY, max_plies, &mut path, found);
+    }
+}
+
+struct Search<'a, 'b> {
+    ctx: &'a SearchContext<'b>,
+    vacated: Bitboard,
+    filled: Bitboard,
+    since: Stamp,
+    undo: usize,
+    extra_cost: u32,
+    excluded_first: Option<Move>,
+}
+
+impl Search<'_, '_> {
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &self,
+        position: &shakmaty::Chess,
+        m: Move,
+        occupancy: Bitboard,
+        earlier_destinations: Bitboard,
+        plies_left: usize,
+        path: &mut Vec<Move>,
+        found: &mut Vec<Explanation>,
+    ) {
+        if path.is_empty() && Some(m) == self.excluded_first {
+            return;
+        }
+        if promotion_role(m).is_some_and(|r| r != self.ctx.promotion) {
+            return;
+        }
+        let print = footprint(m);
+        // A moving piece leaves a square that ends empty, or one it reached earlier in the sequence.
+        if (print.vacated & (self.vacated | earlier_destinations)).is_empty() {
+            return;
+        }
+        // Where it lands must end occupied, unless a later ply can move it on.
+        let lands = print.filled | print.victim.map_or(Bitboard::EMPTY, Bitboard::from_square);
+        if plies_left < 3 && !(lands & !self.ctx.sensed).is_empty() {
+            return;
+        }
+        if plies_left < 3 && !(print.filled & !self.filled).is_empty() {
+            return;
+        }
+        path.push(m);
+        if occupancy == self.ctx.sensed {
+            self.record(path, found);
+        }
+        if plies_left > 1 {
+            let mut next = position.clone();
+            next.play_unchecked(m);
+            let destinations = earlier_destinations | lands;
+            for next_move in next.legal_moves() {
+                let next_occupancy = super::moves::occupancy_after(occupancy, next_move);
+                self.step(
+                    &next,
+                    next_move,
+                    next_occupancy,
+                    destinations,
+                    plies_left - 1,
+                    path,
+                    found,
+                );
+            }
+        }
+        path.pop();
+    }
+
+    fn record(&self, path: &[Move], found: &mut Vec<Explanation>) {
+        let mut unproven = 0;
+        let mut latest_proof = None;
+        for (index, &m) in path.iter().enumerate() {
+            let print = footprint(m);
+            if !self.in_causal_order(m) {
+                return;
+            }
+            let (Some(victim), Some(from)) = (print.victim, m.from()) else {
+                continue;
+            };
+            match self.ctx.evidence.capture_proof(from, victim, self.since) {
+                Some(stamp) => latest_proof = latest_proof.max(Some(stamp)),
+                None => {
+                    // A piece lifted over a capturable square looks exactly like an unproven
+                    // capture; only a later ply shows the capture really happened.
+                    if index + 1 == path.len() && !self.ctx.accept_unproven_last {
+                        return;
+                    }
+                    unproven += 1;
+                }
+            }
+        }
+        found.push(Explanation {
+            undo: self.undo,
+            moves: path.to_vec(),
+            cost: PLY * path.len() as u32 + self.extra_cost + UNPROVEN_CAPTURE * unproven,
+            latest_proof,
+            unproven,
+        });
+    }
+}
+
+impl Search<'_, '_> {
+    /// A piece cannot land before it left: where the sensors saw both ends of a move,
+    /// its destination must have filled no earlier than its origin emptied.
+    fn in_causal_order(&self, m: Move) -> bool {
+        let print = footprint(m);
+        let evidence = self.ctx.evidence;
+        let left = (print.vacated & self.vacated)
+            .into_iter()
+            .filter_map(|sq| evidence.last_departure(sq, self.since))
+            .min();
+        let landed = (print.filled & self.filled)
+            .into_iter()
+            .filter_map(|sq| evidence.last_arrival(sq, self.since))
+            .max();
+        match (left, landed) {
+            (Some(left), Some(landed)) => landed >= left,
+            _ => true,
+        }
+    }
+}
+
+/// Whether the sensed state is part of a move still being made: every square that differs
+/// from the position is one the move's hand touches.
+pub fn is_transitional(line: &Line, sensed: Bitboard) -> bool {
+    let current = line.current();
+    let missing = current.occupancy & !sensed;
+    let extra = sensed & !current.occupancy;
+    // One piece in the hand: lifted to move, to capture with, or to adjust.
+    if extra.is_empty() && missing.count() <= 1 {
+        return true;
+    }
+    if part_of_a_move(current, sensed) {
+        return true;
+    }
+    // The last move being corrected: its piece is picked up again and moved on.
+    if line.ply_count() >= 1 && part_of_a_move(&line.nodes[line.ply_count() - 1], sensed) {
+        return true;
+    }
+    // A capture finished unseen, and the reply is in the hand.
+    current
+        .legal_moves()
+        .iter()
+        .filter(|(m, _)| footprint(*m).victim.is_some() && m.from().is_some_and(|f| missing.contains(f)))
+        .any(|&(m, _)| {
+            let mut after = current.position.clone();
+            after.play_unchecked(m);
+            part_of_a_move(&Node::new(after, Some(m), current.since), sensed)
+        })
+}
+
+fn part_of_a_move(node: &Node, sensed: Bitboard) -> bool {
+    let missing = node.occupancy & !sensed;
+    let extra = sensed & !node.occupancy;
+    node.legal_moves().iter().any(|&(m, _)| {
+        let print = footprint(m);
+        let may_empty = print.vacated | print.victim.map_or(Bitboard::EMPTY, Bitboard::from_square);
+        (missing & !may_empty).is_empty() && (extra & !print.filled).is_empty()
+    })
+}

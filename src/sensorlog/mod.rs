@@ -1,0 +1,193 @@
+//! Sensor log v1: one reading per line, the file users record and send in when a move was misread.
+//!
+//! ```text
+//! <t> occ <16 hex digits>   full occupancy, bit i = square i (a1 = 0 … h8 = 63)
+//! <t> lift <square>         a piece left <square>
+//! <t> place <square>        a piece was put down on <square>
+//! <t> promote <q|r|b|n>     the user's promotion choice
+//! ```
+//! `#` starts a comment line and blank lines are ignored. Times never decrease.
+
+use std::fmt;
+use std::io::{self, Write};
+use std::path::Path;
+
+use shakmaty::{Bitboard, Role, Square};
+
+use crate::reading::{Millis, Reading, TimedReading};
+
+/// What is wrong with one line of a sensor log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogError {
+    /// 1-based line number.
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for LogError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for LogError {}
+
+/// Parses a whole sensor log.
+pub fn parse(text: &str) -> Result<Vec<TimedReading>, LogError> {
+    let mut readings = Vec::new();
+    let mut last_time: Millis = 0;
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let content = raw.trim();
+        if content.is_empty() || content.starts_with('#') {
+            continue;
+        }
+        let reading = parse_line(content).map_err(|message| LogError { line, message })?;
+        if reading.t < last_time {
+            return Err(LogError {
+                line,
+                message: format!("time {} is earlier than the previous time {last_time}", reading.t),
+            });
+        }
+        last_time = reading.t;
+        readings.push(reading);
+    }
+    Ok(readings)
+}
+
+/// Reads and parses a sensor log file; errors name the file and the line.
+pub fn read_file(path: &Path) -> Result<Vec<TimedReading>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| format!("{}: not a text file ({e})", path.display()))?;
+    parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn parse_line(content: &str) -> Result<TimedReading, String> {
+    let mut words = content.split_whitespace();
+    let time_word = words.next().ok_or("empty line")?;
+    let t: Millis = time_word
+        .parse()
+        .map_err(|_| format!("'{time_word}' is not a time in milliseconds"))?;
+    let kind = words.next().ok_or("missing the reading after the time")?;
+    let argument = words
+        .next()
+        .ok_or_else(|| format!("'{kind}' needs an argument"))?;
+    if let Some(extra) = words.next() {
+        return Err(format!("unexpected '{extra}' at the end of the line"));
+    }
+    let reading = match kind {
+        "occ" => Reading::Occupancy(parse_occupancy(argument)?),
+        "lift" => Reading::Lift(parse_square(argument)?),
+        "place" => Reading::Place(parse_square(argument)?),
+        "promote" => Reading::Promote(parse_promotion(argument)?),
+        other => {
+            return Err(format!(
+                "unknown reading '{other}' (expected occ, lift, place or promote)"
+            ));
+        }
+    };
+    Ok(TimedReading { t, reading })
+}
+
+/// Parses 16 hex digits, with an optional `0x` prefix.
+pub fn parse_occupancy(word: &str) -> Result<Bitboard, String> {
+    let digits = word
+        .strip_prefix("0x")
+        .or_else(|| word.strip_prefix("0X"))
+        .unwrap_or(word);
+    if digits.len() != 16 || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(format!("'{word}' is not an occupancy of 16 hex digits"));
+    }
+    u64::from_str_radix(digits, 16)
+        .map(Bitboard)
+        .map_err(|e| format!("'{word}': {e}"))
+}
+
+fn parse_square(word: &str) -> Result<Square, String> {
+    word.parse::<Square>()
+        .map_err(|_| format!("'{word}' is not a square (a1 … h8)"))
+}
+
+fn parse_promotion(word: &str) -> Result<Role, String> {
+    match word {
+        "q" | "Q" => Ok(Role::Queen),
+        "r" | "R" => Ok(Role::Rook),
+        "b" | "B" => Ok(Role::Bishop),
+        "n" | "N" => Ok(Role::Knight),
+        _ => Err(format!("'{word}' is not a promotion piece (q, r, b or n)")),
+    }
+}
+
+/// Formats one reading as a log line (without the newline).
+pub fn format_reading(reading: &TimedReading) -> String {
+    let t = reading.t;
+    match reading.reading {
+        Reading::Occupancy(occ) => format!("{t} occ {:016x}", occ.0),
+        Reading::Lift(sq) => format!("{t} lift {sq}"),
+        Reading::Place(sq) => format!("{t} place {sq}"),
+        Reading::Promote(role) => format!("{t} promote {}", role.char()),
+    }
+}
+
+/// Writes a complete log with its header line.
+pub fn write<W: Write>(out: &mut W, readings: &[TimedReading]) -> io::Result<()> {
+    writeln!(out, "# sensor log v1")?;
+    for reading in readings {
+        writeln!(out, "{}", format_reading(reading))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_kind_of_line() {
+        let text = "# sensor log v1\n\n0 occ ffff00000000ffff\n5 lift e2\n7 place e4\n9 occ 0xffff00001000efff\n10 promote n\n";
+        let readings = parse(text).expect("valid log");
+        assert_eq!(readings.len(), 5);
+        assert_eq!(readings[1].reading, Reading::Lift(Square::E2));
+        assert_eq!(readings[2].reading, Reading::Place(Square::E4));
+        assert_eq!(
+            readings[3].reading,
+            Reading::Occupancy(Bitboard(0xffff_0000_1000_efff))
+        );
+        assert_eq!(readings[4].reading, Reading::Promote(Role::Knight));
+    }
+
+    #[test]
+    fn errors_name_the_line_and_the_problem() {
+        let cases = [
+            ("0 occ ffff\n", 1, "16 hex digits"),
+            ("0 occ ffff00000000ffff\n5 lift z9\n", 2, "not a square"),
+            ("# c\n5 hop e2\n", 2, "unknown reading"),
+            ("x occ ffff00000000ffff\n", 1, "not a time"),
+            ("9 lift e2\n8 place e4\n", 2, "earlier"),
+            ("1 promote k\n", 1, "promotion piece"),
+            ("1 lift\n", 1, "needs an argument"),
+            ("1 lift e2 e4\n", 1, "unexpected"),
+        ];
+        for (text, line, needle) in cases {
+            let err = parse(text).expect_err(text);
+            assert_eq!(err.line, line, "{text}");
+            assert!(err.message.contains(needle), "{text}: {}", err.message);
+        }
+    }
+
+    #[test]
+    fn writing_then_reading_gives_the_same_readings() {
+        let readings = vec![
+            TimedReading::new(0, Reading::Occupancy(Bitboard(0xffff_0000_0000_ffff))),
+            TimedReading::new(12, Reading::Lift(Square::G1)),
+            TimedReading::new(12, Reading::Place(Square::F3)),
+            TimedReading::new(40, Reading::Promote(Role::Bishop)),
+            TimedReading::new(41, Reading::Occupancy(Bitboard(1))),
+        ];
+        let mut bytes = Vec::new();
+        write(&mut bytes, &readings).expect("write to memory");
+        let text = String::from_utf8(bytes).expect("utf-8");
+        assert_eq!(parse(&text).expect("parse back"), readings);
+    }
+}

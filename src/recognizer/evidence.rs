@@ -19,11 +19,7 @@ enum Observation {
     /// The square became empty (a sensor change or a lift event).
     Left { square: Square },
     /// A piece arrived on the square: a sensor change, or a place event (even on an occupied square).
-    Arrived {
-        square: Square,
-        empty_for: Option<Millis>,
-        from_event: bool,
-    },
+    Arrived { square: Square, from_event: bool },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -38,7 +34,6 @@ const MAX_ENTRIES: usize = 4096;
 #[derive(Clone, Debug)]
 pub struct Evidence {
     entries: VecDeque<Entry>,
-    empty_since: [Option<Millis>; 64],
     seq: u64,
     /// Once a board has sent lift/place events, sensor-only arrivals are not trusted as proof.
     event_board: bool,
@@ -49,7 +44,6 @@ impl Evidence {
     pub fn new(min_vacancy_ms: Millis) -> Self {
         Self {
             entries: VecDeque::new(),
-            empty_since: [None; 64],
             seq: 0,
             event_board: false,
             min_vacancy_ms,
@@ -66,22 +60,11 @@ impl Evidence {
     }
 
     pub fn left(&mut self, stamp: Stamp, square: Square) {
-        self.empty_since[square as usize] = Some(stamp.t);
         self.push(stamp, Observation::Left { square });
     }
 
     pub fn arrived(&mut self, stamp: Stamp, square: Square, from_event: bool) {
-        let empty_for = self.empty_since[square as usize]
-            .take()
-            .map(|since| stamp.t.saturating_sub(since));
-        self.push(
-            stamp,
-            Observation::Arrived {
-                square,
-                empty_for,
-                from_event,
-            },
-        );
+        self.push(stamp, Observation::Arrived { square, from_event });
     }
 
     fn push(&mut self, stamp: Stamp, observation: Observation) {
@@ -119,28 +102,38 @@ impl Evidence {
     }
 
     /// Proof that a piece from `from` landed on `victim` after leaving: a place event there,
-    /// or (boards without events) the victim square empty long enough to not be sensor noise
-    /// and then filled again. Returns the stamp of the latest proof.
+    /// or (boards without events) the victim square read empty, long enough not to be sensor
+    /// noise, and filled again. Returns the stamp of the latest proof.
     pub fn capture_proof(&self, from: Square, victim: Square, since: Stamp) -> Option<Stamp> {
         let departure = self.last_departure(from, since).unwrap_or(since);
-        self.entries
+        let window: Vec<&Entry> = self
+            .entries
             .iter()
             .rev()
-            .take_while(|e| e.stamp > departure)
-            .find(|e| match e.observation {
-                Observation::Arrived {
-                    square,
-                    empty_for,
-                    from_event,
-                } => {
-                    square == victim
-                        && (from_event
-                            || (!self.event_board
-                                && empty_for.is_some_and(|ms| ms >= self.min_vacancy_ms)))
-                }
-                Observation::Left { .. } => false,
-            })
-            .map(|e| e.stamp)
+            .take_while(|e| e.stamp >= since)
+            .collect();
+        window.iter().enumerate().find_map(|(i, e)| {
+            let Observation::Arrived { square, from_event } = e.observation else {
+                return None;
+            };
+            if square != victim || e.stamp <= departure {
+                return None;
+            }
+            if from_event {
+                return Some(e.stamp);
+            }
+            if self.event_board {
+                return None;
+            }
+            // The vacancy this arrival ended, if it began inside the window.
+            let emptied = window[i + 1..].iter().find_map(|earlier| match earlier.observation {
+                Observation::Left { square } if square == victim => Some(Some(earlier.stamp)),
+                Observation::Arrived { square, .. } if square == victim => Some(None),
+                _ => None,
+            });
+            let emptied = emptied.flatten()?;
+            (e.stamp.t.saturating_sub(emptied.t) >= self.min_vacancy_ms).then_some(e.stamp)
+        })
     }
 }
 

@@ -19,7 +19,7 @@ pub use event::{Event, EventKind};
 use evidence::{Evidence, Stamp};
 use line::Line;
 pub use moves::touched_squares;
-use search::{Explanation, PLY, SearchContext, explain, is_transitional};
+use search::{Explanation, PLY, SearchContext, explain, in_progress_cost};
 
 use crate::reading::{Millis, Reading, START_OCCUPANCY, TimedReading};
 
@@ -326,6 +326,11 @@ impl Recognizer {
         }
         let found = self.explanations(false);
         let cheapest = found.first().map(|(_, e)| e.cost);
+        let in_progress = self
+            .lines
+            .iter()
+            .filter_map(|line| in_progress_cost(line, self.sensed))
+            .min();
         if self.sensed == START_OCCUPANCY
             && self.expected_occupancy() != START_OCCUPANCY
             && cheapest.is_none_or(|c| c > NEW_GAME_ABOVE_COST)
@@ -334,9 +339,11 @@ impl Recognizer {
             return;
         }
         match cheapest {
-            None => self.refresh_status(),
             Some(0) => self.set_status(BoardStatus::Settled),
-            Some(_) => self.advance(found, stamp),
+            Some(cost) if in_progress.is_none_or(|waiting| cost < waiting) => {
+                self.advance(found, stamp)
+            }
+            _ => self.refresh_status(),
         }
     }
 
@@ -462,7 +469,7 @@ impl Recognizer {
         let extra = self.sensed & !expected;
         let status = if missing.is_empty() && extra.is_empty() {
             BoardStatus::Settled
-        } else if is_transitional(line, self.sensed) {
+        } else if in_progress_cost(line, self.sensed).is_some() {
             BoardStatus::Waiting {
                 lifted: missing,
                 placed: extra,

@@ -220,6 +220,14 @@ impl Search<'_, '_> {
     fn in_causal_order(&self, m: Move) -> bool {
         let print = footprint(m);
         let evidence = self.ctx.evidence;
+        // A square a piece reached earlier in the story: the sensors must have seen it come and go.
+        if let Some(from) = m.from()
+            && !self.vacated.contains(from)
+            && (evidence.last_arrival(from, self.since).is_none()
+                || evidence.last_departure(from, self.since).is_none())
+        {
+            return false;
+        }
         let left = (print.vacated & self.vacated)
             .into_iter()
             .filter_map(|sq| evidence.last_departure(sq, self.since))
@@ -235,35 +243,38 @@ impl Search<'_, '_> {
     }
 }
 
-/// Whether the sensed state is part of a move still being made: every square that differs
-/// from the position is one the move's hand touches.
-pub fn is_transitional(line: &Line, sensed: Bitboard) -> bool {
+/// A move in progress costs a little more than a finished ply, so a one-move story wins
+/// when the board completes it, and no longer story may explain a hand still moving.
+const IN_PROGRESS: u32 = PLY + 1;
+
+/// The cost of reading the board as a move still being made (`None` if it cannot be one):
+/// every square that differs from a position is one that a move's hand touches.
+pub fn in_progress_cost(line: &Line, sensed: Bitboard) -> Option<u32> {
     let current = line.current();
     let missing = current.occupancy & !sensed;
     let extra = sensed & !current.occupancy;
     // One piece in the hand: lifted to move, to capture with, or to adjust.
-    if extra.is_empty() && missing.count() <= 1 {
-        return true;
-    }
-    if part_of_a_move(current, sensed) {
-        return true;
+    if (extra.is_empty() && missing.count() <= 1) || part_of_a_move(current, sensed) {
+        return Some(IN_PROGRESS);
     }
     // The last move being corrected: its piece is picked up again and moved on.
     if line.ply_count() >= 1 && part_of_a_move(&line.nodes[line.ply_count() - 1], sensed) {
-        return true;
+        return Some(IN_PROGRESS + REVISION);
     }
     // A capture finished unseen, and the reply is in the hand.
-    current
+    let unseen_capture_then_reply = current
         .legal_moves()
         .iter()
-        .filter(|(m, _)| footprint(*m).victim.is_some() && m.from().is_some_and(|f| missing.contains(f)))
+        .filter(|(m, _)| {
+            footprint(*m).victim.is_some() && m.from().is_some_and(|f| missing.contains(f))
+        })
         .any(|&(m, _)| {
             let mut after = current.position.clone();
             after.play_unchecked(m);
             part_of_a_move(&Node::new(after, Some(m), current.since), sensed)
-        })
+        });
+    unseen_capture_then_reply.then_some(PLY + UNPROVEN_CAPTURE + IN_PROGRESS)
 }
-
 fn part_of_a_move(node: &Node, sensed: Bitboard) -> bool {
     let missing = node.occupancy & !sensed;
     let extra = sensed & !node.occupancy;

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use shakmaty::Square;
+use shakmaty::{Bitboard, Square};
 
 use crate::reading::Millis;
 
@@ -101,6 +101,42 @@ impl Evidence {
             .map(|e| e.stamp)
     }
 
+    /// Squares emptied and filled again since `since`, by events or for longer than noise lasts.
+    pub fn disturbed_since(&self, since: Stamp) -> Bitboard {
+        let window: Vec<&Entry> = self
+            .entries
+            .iter()
+            .rev()
+            .take_while(|e| e.stamp >= since)
+            .collect();
+        let mut disturbed = Bitboard::EMPTY;
+        for (i, e) in window.iter().enumerate() {
+            if let Observation::Arrived { square, from_event } = e.observation
+                && !disturbed.contains(square)
+                && (from_event || self.vacancy_before(&window[i + 1..], square, e.stamp).is_some())
+            {
+                disturbed.add(square);
+            }
+        }
+        disturbed
+    }
+
+    /// The real (not noise) vacancy of `square` that ended at `arrival`, found among the
+    /// `earlier` entries (newest first): when it began.
+    fn vacancy_before(&self, earlier: &[&Entry], square: Square, arrival: Stamp) -> Option<Stamp> {
+        if self.event_board {
+            return None;
+        }
+        let emptied = earlier.iter().find_map(|e| match e.observation {
+            Observation::Left { square: s } if s == square => Some(Some(e.stamp)),
+            Observation::Arrived { square: s, .. } if s == square => Some(None),
+            _ => None,
+        });
+        emptied
+            .flatten()
+            .filter(|emptied| arrival.t.saturating_sub(emptied.t) >= self.min_vacancy_ms)
+    }
+
     /// Proof that a piece from `from` landed on `victim` after leaving: a place event there,
     /// or (boards without events) the victim square read empty, long enough not to be sensor
     /// noise, and filled again. Returns the stamp of the latest proof.
@@ -122,17 +158,8 @@ impl Evidence {
             if from_event {
                 return Some(e.stamp);
             }
-            if self.event_board {
-                return None;
-            }
-            // The vacancy this arrival ended, if it began inside the window.
-            let emptied = window[i + 1..].iter().find_map(|earlier| match earlier.observation {
-                Observation::Left { square } if square == victim => Some(Some(earlier.stamp)),
-                Observation::Arrived { square, .. } if square == victim => Some(None),
-                _ => None,
-            });
-            let emptied = emptied.flatten()?;
-            (e.stamp.t.saturating_sub(emptied.t) >= self.min_vacancy_ms).then_some(e.stamp)
+            self.vacancy_before(&window[i + 1..], victim, e.stamp)
+                .map(|_| e.stamp)
         })
     }
 }

@@ -325,11 +325,12 @@ impl Recognizer {
             return;
         }
         let found = self.explanations(false);
+        if std::env::var("BS_DEBUG").is_ok() { eprintln!("DEBUG t={} found={:?} lines={}", stamp.t, found.iter().map(|(i,e)| (i, e.cost, e.undo, e.moves.len())).collect::<Vec<_>>(), self.lines.len()); }
         let cheapest = found.first().map(|(_, e)| e.cost);
         let in_progress = self
             .lines
             .iter()
-            .filter_map(|line| in_progress_cost(line, self.sensed))
+            .filter_map(|line| in_progress_cost(line, self.sensed, &self.evidence))
             .min();
         if self.sensed == START_OCCUPANCY
             && self.expected_occupancy() != START_OCCUPANCY
@@ -469,7 +470,7 @@ impl Recognizer {
         let extra = self.sensed & !expected;
         let status = if missing.is_empty() && extra.is_empty() {
             BoardStatus::Settled
-        } else if in_progress_cost(line, self.sensed).is_some() {
+        } else if in_progress_cost(line, self.sensed, &self.evidence).is_some() {
             BoardStatus::Waiting {
                 lifted: missing,
                 placed: extra,

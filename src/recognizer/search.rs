@@ -248,18 +248,24 @@ impl Search<'_, '_> {
 const IN_PROGRESS: u32 = PLY + 1;
 
 /// The cost of reading the board as a move still being made (`None` if it cannot be one):
-/// every square that differs from a position is one that a move's hand touches.
-pub fn in_progress_cost(line: &Line, sensed: Bitboard) -> Option<u32> {
+/// every square that differs from a position, or was really disturbed since it was
+/// reached, is one that a move's hand touches.
+pub fn in_progress_cost(line: &Line, sensed: Bitboard, evidence: &Evidence) -> Option<u32> {
     let current = line.current();
+    let disturbed = evidence.disturbed_since(current.since);
     let missing = current.occupancy & !sensed;
     let extra = sensed & !current.occupancy;
     // One piece in the hand: lifted to move, to capture with, or to adjust.
-    if (extra.is_empty() && missing.count() <= 1) || part_of_a_move(current, sensed) {
+    let one_in_hand = extra.is_empty() && missing.count() <= 1 && (disturbed & !missing).is_empty();
+    if one_in_hand || part_of_a_move(current, sensed, disturbed) {
         return Some(IN_PROGRESS);
     }
     // The last move being corrected: its piece is picked up again and moved on.
-    if line.ply_count() >= 1 && part_of_a_move(&line.nodes[line.ply_count() - 1], sensed) {
-        return Some(IN_PROGRESS + REVISION);
+    if line.ply_count() >= 1 {
+        let previous = &line.nodes[line.ply_count() - 1];
+        if part_of_a_move(previous, sensed, evidence.disturbed_since(previous.since)) {
+            return Some(IN_PROGRESS + REVISION);
+        }
     }
     // A capture finished unseen, and the reply is in the hand.
     let unseen_capture_then_reply = current
@@ -271,16 +277,21 @@ pub fn in_progress_cost(line: &Line, sensed: Bitboard) -> Option<u32> {
         .any(|&(m, _)| {
             let mut after = current.position.clone();
             after.play_unchecked(m);
-            part_of_a_move(&Node::new(after, Some(m), current.since), sensed)
+            let disturbed_elsewhere = disturbed & !super::moves::touched_squares(m);
+            part_of_a_move(&Node::new(after, Some(m), current.since), sensed, disturbed_elsewhere)
         });
     unseen_capture_then_reply.then_some(PLY + UNPROVEN_CAPTURE + IN_PROGRESS)
 }
-fn part_of_a_move(node: &Node, sensed: Bitboard) -> bool {
+
+fn part_of_a_move(node: &Node, sensed: Bitboard, disturbed: Bitboard) -> bool {
     let missing = node.occupancy & !sensed;
     let extra = sensed & !node.occupancy;
     node.legal_moves().iter().any(|&(m, _)| {
         let print = footprint(m);
-        let may_empty = print.vacated | print.victim.map_or(Bitboard::EMPTY, Bitboard::from_square);
-        (missing & !may_empty).is_empty() && (extra & !print.filled).is_empty()
+        let victim = print.victim.map_or(Bitboard::EMPTY, Bitboard::from_square);
+        let may_empty = print.vacated | victim;
+        (missing & !may_empty).is_empty()
+            && (extra & !print.filled).is_empty()
+            && (disturbed & !(may_empty | print.filled)).is_empty()
     })
 }

@@ -267,6 +267,11 @@ pub fn in_progress_cost(line: &Line, sensed: Bitboard, evidence: &Evidence) -> O
             return Some(IN_PROGRESS + REVISION);
         }
     }
+    // A piece set down on its way, on a square it cannot go to: the hand will move it on.
+    // Dearer than correcting the last move, cheaper than rewriting it into a longer story.
+    if missing.count() == 1 && extra.count() == 1 {
+        return Some(IN_PROGRESS + REVISION + 1);
+    }
     // A capture finished unseen, and the reply is in the hand.
     let unseen_capture_then_reply = current
         .legal_moves()

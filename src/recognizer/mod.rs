@@ -325,7 +325,6 @@ impl Recognizer {
             return;
         }
         let found = self.explanations(false);
-        if std::env::var("BS_DEBUG").is_ok() { eprintln!("DEBUG t={} found={:?} lines={}", stamp.t, found.iter().map(|(i,e)| (i, e.cost, e.undo, e.moves.len())).collect::<Vec<_>>(), self.lines.len()); }
         let cheapest = found.first().map(|(_, e)| e.cost);
         let in_progress = self
             .lines

@@ -236,8 +236,9 @@ impl Search<'_, '_> {
             .into_iter()
             .filter_map(|sq| evidence.last_arrival(sq, self.since))
             .max();
+        // By time, not by order: a poll's occupancy may reveal a lift whose event was lost.
         match (left, landed) {
-            (Some(left), Some(landed)) => landed >= left,
+            (Some(left), Some(landed)) => landed.t >= left.t,
             _ => true,
         }
     }

@@ -76,6 +76,11 @@ impl Line {
     pub fn apply(&mut self, undo: usize, moves: &[Move], since: Stamp) {
         let keep = self.nodes.len().saturating_sub(undo).max(1);
         self.nodes.truncate(keep);
+        if undo > 0 {
+            // Returned to: what happened before now belongs to the moves taken back.
+            let last = self.nodes.len() - 1;
+            self.nodes[last].since = since;
+        }
         for &m in moves {
             let mut position = self.current().position.clone();
             position.play_unchecked(m);

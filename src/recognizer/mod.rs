@@ -123,6 +123,8 @@ pub struct Recognizer {
     reported_moves: Vec<Move>,
     reported_ambiguity: Option<(usize, Vec<Move>)>,
     now: Stamp,
+    /// When the board last matched the position: touches before it are over.
+    settled_at: Stamp,
     events: Vec<Event>,
 }
 
@@ -143,6 +145,7 @@ impl Recognizer {
             reported_moves: Vec::new(),
             reported_ambiguity: None,
             now,
+            settled_at: now,
             events: Vec::new(),
         }
     }
@@ -329,7 +332,7 @@ impl Recognizer {
         let in_progress = self
             .lines
             .iter()
-            .filter_map(|line| in_progress_cost(line, self.sensed, &self.evidence))
+            .filter_map(|line| in_progress_cost(line, self.sensed, &self.evidence, self.settled_at))
             .min();
         if self.sensed == START_OCCUPANCY
             && self.expected_occupancy() != START_OCCUPANCY
@@ -339,7 +342,10 @@ impl Recognizer {
             return;
         }
         match cheapest {
-            Some(0) => self.set_status(BoardStatus::Settled),
+            Some(0) => {
+                self.settled_at = stamp;
+                self.set_status(BoardStatus::Settled);
+            }
             Some(cost) if in_progress.is_none_or(|waiting| cost < waiting) => {
                 self.advance(found, stamp)
             }
@@ -400,14 +406,16 @@ impl Recognizer {
         self.forget_old_evidence();
     }
 
+    /// Lines that reach the same position (transposed move orders too) have the same future,
+    /// so later moves could never tell them apart: keep the most likely.
     fn dedupe_lines(&mut self) {
-        let mut seen: Vec<Vec<Move>> = Vec::new();
+        let mut seen: Vec<Chess> = Vec::new();
         self.lines.retain(|line| {
-            let moves = line.moves();
-            if seen.contains(&moves) {
+            let position = &line.current().position;
+            if seen.contains(position) {
                 false
             } else {
-                seen.push(moves);
+                seen.push(position.clone());
                 true
             }
         });
@@ -469,7 +477,7 @@ impl Recognizer {
         let extra = self.sensed & !expected;
         let status = if missing.is_empty() && extra.is_empty() {
             BoardStatus::Settled
-        } else if in_progress_cost(line, self.sensed, &self.evidence).is_some() {
+        } else if in_progress_cost(line, self.sensed, &self.evidence, self.settled_at).is_some() {
             BoardStatus::Waiting {
                 lifted: missing,
                 placed: extra,

@@ -184,10 +184,20 @@ impl Search<'_, '_> {
     fn record(&self, path: &[Move], found: &mut Vec<Explanation>) {
         let mut unproven = 0;
         let mut latest_proof = None;
+        let mut out_of_order = 0;
+        let mut previous_departure = None;
         for (index, &m) in path.iter().enumerate() {
             let print = footprint(m);
             if !self.in_causal_order(m) {
                 return;
+            }
+            // Moves are played in the order their pieces left, where the sensors saw it.
+            let departure = m.from().and_then(|f| self.ctx.evidence.last_departure(f, self.since));
+            if departure.is_some() {
+                if previous_departure.is_some_and(|p| departure < Some(p)) {
+                    out_of_order += 1;
+                }
+                previous_departure = departure;
             }
             let (Some(victim), Some(from)) = (print.victim, m.from()) else {
                 continue;
@@ -207,7 +217,10 @@ impl Search<'_, '_> {
         found.push(Explanation {
             undo: self.undo,
             moves: path.to_vec(),
-            cost: PLY * path.len() as u32 + self.extra_cost + UNPROVEN_CAPTURE * unproven,
+            cost: PLY * path.len() as u32
+                + self.extra_cost
+                + UNPROVEN_CAPTURE * unproven
+                + out_of_order,
             latest_proof,
             unproven,
         });
@@ -251,9 +264,14 @@ const IN_PROGRESS: u32 = PLY + 1;
 /// The cost of reading the board as a move still being made (`None` if it cannot be one):
 /// every square that differs from a position, or was really disturbed since it was
 /// reached, is one that a move's hand touches.
-pub fn in_progress_cost(line: &Line, sensed: Bitboard, evidence: &Evidence) -> Option<u32> {
+pub fn in_progress_cost(
+    line: &Line,
+    sensed: Bitboard,
+    evidence: &Evidence,
+    settled_at: Stamp,
+) -> Option<u32> {
     let current = line.current();
-    let disturbed = evidence.disturbed_since(current.since);
+    let disturbed = evidence.disturbed_since(current.since.max(settled_at));
     let missing = current.occupancy & !sensed;
     let extra = sensed & !current.occupancy;
     // One piece in the hand: lifted to move, to capture with, or to adjust.
@@ -264,7 +282,8 @@ pub fn in_progress_cost(line: &Line, sensed: Bitboard, evidence: &Evidence) -> O
     // The last move being corrected: its piece is picked up again and moved on.
     if line.ply_count() >= 1 {
         let previous = &line.nodes[line.ply_count() - 1];
-        if part_of_a_move(previous, sensed, evidence.disturbed_since(previous.since)) {
+        let disturbed = evidence.disturbed_since(previous.since.max(settled_at));
+        if part_of_a_move(previous, sensed, disturbed) {
             return Some(IN_PROGRESS + REVISION);
         }
     }

@@ -74,12 +74,13 @@ fn corpus_sessions_are_recognised() {
                 .zip(truth.games.iter().flatten())
                 .position(|(a, b)| a != b);
             failures.push(format!(
-                "{name}: got {} games / {} moves, expected {} / {}, first difference at move {:?}",
+                "{name}: got {} games / {} moves, expected {} / {}, first difference at move {:?} {:?}",
                 got.len(),
                 got.iter().map(Vec::len).sum::<usize>(),
                 truth.games.len(),
                 truth.games.iter().map(Vec::len).sum::<usize>(),
-                first_difference
+                first_difference,
+                got.iter().flatten().skip(first_difference.unwrap_or(0)).take(4).collect::<Vec<_>>()
             ));
         }
     }

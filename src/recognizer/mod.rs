@@ -527,7 +527,7 @@ impl Recognizer {
             .count();
         let mut kinds = Vec::new();
         let overlap = self.reported_moves.len().min(moves.len());
-        for i in common..overlap {
+        for i in (common..overlap).filter(|&i| self.reported_moves[i] != moves[i]) {
             kinds.push(EventKind::Revised {
                 ply: i + 1,
                 old: self.reported_moves[i],

@@ -315,7 +315,11 @@ fn part_of_a_move(node: &Node, sensed: Bitboard, disturbed: Bitboard) -> bool {
         let print = footprint(m);
         let victim = print.victim.map_or(Bitboard::EMPTY, Bitboard::from_square);
         let may_empty = print.vacated | victim;
-        (missing & !may_empty).is_empty()
+        // A piece lands only after it was picked up; but one lone extra square is what a
+        // sensor ghost looks like, and must not make room for a rewritten story.
+        let picked_up = extra.count() <= 1 || !(print.vacated & missing).is_empty();
+        picked_up
+            && (missing & !may_empty).is_empty()
             && (extra & !print.filled).is_empty()
             && (disturbed & !(may_empty | print.filled)).is_empty()
     })

@@ -1,0 +1,273 @@
+//! One hand-written sensor log per behaviour of the recognizer (`tests/logs/`), replayed
+//! through the real recognizer.
+
+use std::path::Path;
+
+use boardsight::recognizer::{Config, EventKind, GameRecord, Recognizer};
+use boardsight::replay::{Replay, replay};
+use boardsight::{parse_fen, sensorlog};
+use shakmaty::uci::UciMove;
+
+const CASTLING_FEN: &str = "r3k2r/pppqpppp/2n2n2/3p1b2/3P1B2/2N2N2/PPPQPPPP/R3K2R w KQkq - 0 1";
+const PROMOTION_FEN: &str = "8/P6k/8/8/8/8/6Kp/8 w - - 0 1";
+
+fn run(name: &str, fen: Option<&str>) -> Replay {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/logs/{name}.log"));
+    let readings = sensorlog::read_file(&path).expect("a valid log");
+    let start = fen.map(|f| parse_fen(f).expect("a valid FEN"));
+    replay(&readings, Config { start, ..Config::default() })
+}
+
+fn uci(game: &GameRecord) -> Vec<String> {
+    game.moves.iter().map(|&m| UciMove::from_standard(m).to_string()).collect()
+}
+
+fn games(result: &Replay) -> Vec<Vec<String>> {
+    result.games.iter().map(uci).collect()
+}
+
+/// The trace lines of the given kind ("move", "revise", …), without their times.
+fn trace(result: &Replay, kind: &str) -> Vec<String> {
+    result
+        .events
+        .iter()
+        .map(ToString::to_string)
+        .filter_map(|line| {
+            let rest = line.split_once(' ')?.1;
+            (rest.split(' ').next() == Some(kind)).then(|| rest.to_owned())
+        })
+        .collect()
+}
+
+fn time_of(result: &Replay, line: &str) -> Option<u64> {
+    result
+        .events
+        .iter()
+        .find(|e| e.to_string().ends_with(line))
+        .map(|e| e.t)
+}
+
+#[test]
+fn the_start_occupancy_begins_a_new_game_unless_a_move_explains_it() {
+    let result = run("new-game", None);
+    assert_eq!(
+        games(&result),
+        vec![
+            vec!["g1f3", "g8f6", "f3g1", "f6g8", "e2e4", "e7e5", "d2d4"],
+            vec!["c2c4"],
+        ]
+    );
+    assert_eq!(trace(&result, "newgame").len(), 2);
+}
+
+#[test]
+fn plain_moves_are_recognised_in_the_frame_that_completes_them() {
+    let result = run("plain-moves", None);
+    assert_eq!(games(&result), vec![vec!["e2e4", "c7c5", "g1f3"]]);
+    // e4 lands at 1300 ms: that very reading decides it.
+    assert_eq!(time_of(&result, "move e2e4 1:e4"), Some(1300));
+    assert_eq!(time_of(&result, "move g1f3 3:Nf3"), Some(3300));
+}
+
+#[test]
+fn transitional_states_are_waited_out_silently() {
+    let result = run("transitional", None);
+    assert_eq!(games(&result), vec![vec!["e2e4", "d7d5", "e4d5"]]);
+    assert!(trace(&result, "illegal").is_empty());
+    assert!(trace(&result, "revise").is_empty());
+    assert!(!trace(&result, "waiting").is_empty());
+    // exd5 is decided when the pawn lands, not when the victim leaves.
+    assert_eq!(time_of(&result, "move e4d5 3:exd5"), Some(6000));
+}
+
+#[test]
+fn captures_are_recognised_in_either_order() {
+    let result = run("captures-either-order", None);
+    assert_eq!(
+        games(&result),
+        vec![vec!["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a2"]]
+    );
+    assert!(trace(&result, "revise").is_empty());
+}
+
+#[test]
+fn a_place_event_names_the_victim_even_if_its_square_never_read_empty() {
+    let result = run("captures-place-event", None);
+    assert_eq!(games(&result), vec![vec!["e2e4", "d7d5", "e4d5"]]);
+    assert_eq!(time_of(&result, "move e4d5 3:exd5"), Some(3100));
+}
+
+#[test]
+fn an_unprovable_capture_is_reported_ambiguous_and_guessed_only_at_the_end() {
+    let result = run("ambiguous-capture", None);
+    let ambiguous = trace(&result, "ambiguous");
+    assert_eq!(ambiguous.len(), 1, "{ambiguous:?}");
+    assert!(ambiguous[0].contains("c3d5") && ambiguous[0].contains("c3b5"));
+    // At the end of the session one of them is committed, and the reply follows it.
+    let game = &games(&result)[0];
+    assert_eq!(game.len(), 6);
+    assert!(game[4] == "c3d5" || game[4] == "c3b5");
+    assert_eq!(game[5], "h7h6");
+}
+
+#[test]
+fn a_later_move_resolves_an_ambiguous_capture() {
+    let result = run("ambiguous-capture-resolved", None);
+    assert_eq!(
+        games(&result),
+        vec![vec!["b1c3", "d7d5", "e2e3", "b7b5", "c3d5", "h7h6", "d5f4"]]
+    );
+}
+
+#[test]
+fn a_touched_and_replaced_piece_never_makes_a_move() {
+    let result = run("touch-and-replace", None);
+    // LiBoard's failure: touching d4 then playing Nh4 read as Nxd4.
+    assert_eq!(
+        games(&result),
+        vec![vec!["e2e4", "b8c6", "g1f3", "c6d4", "f3h4", "a7a6"]]
+    );
+    assert!(trace(&result, "revise").is_empty());
+    assert!(trace(&result, "illegal").is_empty());
+}
+
+#[test]
+fn castling_king_first_or_rook_first() {
+    let result = run("castling", Some(CASTLING_FEN));
+    assert_eq!(games(&result), vec![vec!["e1g1", "e8c8"]]);
+    // Black's rook came first: a rook move, revised into castling when the king lands.
+    assert_eq!(trace(&result, "revise"), vec!["revise a8d8 e8c8 2:O-O-O"]);
+}
+
+#[test]
+fn castling_with_both_pieces_lifted() {
+    let result = run("castling-both-lifted", Some(CASTLING_FEN));
+    assert_eq!(games(&result), vec![vec!["e1c1"]]);
+    assert!(trace(&result, "revise").is_empty());
+}
+
+#[test]
+fn en_passant_in_either_order() {
+    let fen = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+    let result = run("en-passant", Some(fen));
+    assert_eq!(games(&result), vec![vec!["e5f6", "d5d4", "c2c4", "d4c3"]]);
+}
+
+#[test]
+fn promotion_is_a_queen_unless_chosen_before() {
+    let result = run("promotion", Some(PROMOTION_FEN));
+    assert_eq!(
+        games(&result),
+        vec![vec!["a7a8q", "h7g6", "a8b8", "h2h1n"]]
+    );
+}
+
+#[test]
+fn a_promotion_choice_after_the_move_revises_it() {
+    let result = run("promotion-after", Some(PROMOTION_FEN));
+    assert_eq!(games(&result), vec![vec!["a7a8r"]]);
+    assert_eq!(trace(&result, "revise"), vec!["revise a7a8q a7a8r 1:a8=R"]);
+}
+
+#[test]
+fn several_moves_between_two_readings() {
+    let result = run("several-moves-per-reading", None);
+    let game = &result.games[0];
+    assert_eq!(game.moves.len(), 5);
+    // The order within one reading cannot be seen; the position reached can.
+    assert_eq!(
+        boardsight::recognizer::fen_of(&game.final_position()),
+        "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
+    );
+}
+
+#[test]
+fn takebacks_of_one_move_at_a_time() {
+    let result = run("takeback", None);
+    assert_eq!(games(&result), vec![vec!["d2d4"]]);
+    assert_eq!(
+        trace(&result, "takeback"),
+        vec!["takeback f1c4 3", "takeback e7e5 2", "takeback e2e4 1"]
+    );
+}
+
+#[test]
+fn takeback_of_two_moves_in_any_order() {
+    let result = run("takeback-two-at-once", None);
+    assert_eq!(games(&result), vec![vec!["e2e4", "d7d5"]]);
+}
+
+#[test]
+fn sensor_flicker_creates_revises_and_delays_nothing() {
+    let result = run("flicker", None);
+    assert_eq!(games(&result), vec![vec!["e2e4", "d7d5", "e4e5", "g8f6"]]);
+    assert!(trace(&result, "revise").is_empty());
+    // The pawn passed over d5 while it flickered, and still lands as e5 the moment it does.
+    assert_eq!(time_of(&result, "move e4e5 3:e5"), Some(5000));
+}
+
+#[test]
+fn illegal_states_say_what_to_put_back_and_recover() {
+    let result = run("illegal", None);
+    assert_eq!(games(&result), vec![vec!["e2e4", "e7e5"]]);
+    let illegal = trace(&result, "illegal");
+    assert!(illegal.contains(&"illegal put-back d7,e7 remove d5,e6".to_owned()), "{illegal:?}");
+    assert!(illegal.contains(&"illegal put-back - remove d4".to_owned()), "{illegal:?}");
+    assert!(trace(&result, "recovered").len() >= 2);
+}
+
+#[test]
+fn an_illegal_state_recovers_to_an_earlier_position() {
+    let result = run("illegal-recovery-earlier", None);
+    assert_eq!(games(&result), vec![vec!["e2e4", "e7e5"]]);
+    assert_eq!(trace(&result, "takeback"), vec!["takeback g1f3 3"]);
+}
+
+#[test]
+fn a_fen_start_must_be_matched_first() {
+    let result = run("fen-start", Some("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"));
+    assert_eq!(games(&result), vec![vec!["e2e4"]]);
+    assert_eq!(
+        trace(&result, "newgame"),
+        vec!["newgame 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]
+    );
+    assert_eq!(time_of(&result, "newgame 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"), Some(1000));
+}
+
+#[test]
+fn corrections_before_the_opponent_moves_leave_one_move() {
+    let result = run("correction", None);
+    assert_eq!(
+        games(&result),
+        vec![vec!["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]]
+    );
+    assert!(trace(&result, "revise").contains(&"revise g1h3 g1f3 3:Nf3".to_owned()));
+}
+
+#[test]
+fn queries_report_position_lifted_squares_and_status() {
+    use boardsight::reading::{Reading, START_OCCUPANCY, TimedReading};
+    use boardsight::recognizer::BoardStatus;
+    use shakmaty::{Bitboard, Square};
+
+    let mut recognizer = Recognizer::default();
+    recognizer.feed(TimedReading::new(0, Reading::Occupancy(START_OCCUPANCY)));
+    let lifted = START_OCCUPANCY.without(Square::E2);
+    recognizer.feed(TimedReading::new(100, Reading::Occupancy(lifted)));
+    assert_eq!(recognizer.lifted(), Bitboard::from_square(Square::E2));
+    assert!(matches!(recognizer.status(), BoardStatus::Waiting { .. }));
+    let events = recognizer.feed(TimedReading::new(
+        300,
+        Reading::Occupancy(lifted.with(Square::E4)),
+    ));
+    assert!(events.iter().any(|e| matches!(e.kind, EventKind::Move { ply: 1, .. })));
+    assert_eq!(recognizer.expected_occupancy(), lifted.with(Square::E4));
+    assert_eq!(recognizer.status(), &BoardStatus::Settled);
+    assert_eq!(recognizer.game().moves.len(), 1);
+}
+
+#[test]
+fn resolving_an_ambiguity_revises_only_the_ambiguous_ply() {
+    let result = run("ambiguous-capture-resolved", None);
+    assert_eq!(trace(&result, "revise"), vec!["revise c3b5 c3d5 5:Nxd5"]);
+}

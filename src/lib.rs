@@ -3,8 +3,8 @@
 
 pub mod pgn;
 pub mod reading;
-pub mod replay;
 pub mod recognizer;
+pub mod replay;
 pub mod sensorlog;
 
 /// Parses a FEN into a legal standard-chess position.

@@ -10,7 +10,11 @@ use boardsight::recognizer::Config;
 use boardsight::{replay, sensorlog};
 
 #[derive(Parser)]
-#[command(name = "boardsight", version, about = "Recognises chess games on occupancy-sensing boards")]
+#[command(
+    name = "boardsight",
+    version,
+    about = "Recognises chess games on occupancy-sensing boards"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

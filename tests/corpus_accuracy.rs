@@ -43,7 +43,11 @@ fn corpus_sessions_are_recognised() {
         })
         .collect();
     names.sort();
-    assert!(names.len() >= 200, "the corpus has {} sessions", names.len());
+    assert!(
+        names.len() >= 200,
+        "the corpus has {} sessions",
+        names.len()
+    );
 
     let mut tallies: BTreeMap<(u32, String), Tally> = BTreeMap::new();
     let mut failures = Vec::new();

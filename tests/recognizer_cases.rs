@@ -15,11 +15,20 @@ fn run(name: &str, fen: Option<&str>) -> Replay {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/logs/{name}.log"));
     let readings = sensorlog::read_file(&path).expect("a valid log");
     let start = fen.map(|f| parse_fen(f).expect("a valid FEN"));
-    replay(&readings, Config { start, ..Config::default() })
+    replay(
+        &readings,
+        Config {
+            start,
+            ..Config::default()
+        },
+    )
 }
 
 fn uci(game: &GameRecord) -> Vec<String> {
-    game.moves.iter().map(|&m| UciMove::from_standard(m).to_string()).collect()
+    game.moves
+        .iter()
+        .map(|&m| UciMove::from_standard(m).to_string())
+        .collect()
 }
 
 fn games(result: &Replay) -> Vec<Vec<String>> {
@@ -156,10 +165,7 @@ fn en_passant_in_either_order() {
 #[test]
 fn promotion_is_a_queen_unless_chosen_before() {
     let result = run("promotion", Some(PROMOTION_FEN));
-    assert_eq!(
-        games(&result),
-        vec![vec!["a7a8q", "h7g6", "a8b8", "h2h1n"]]
-    );
+    assert_eq!(games(&result), vec![vec!["a7a8q", "h7g6", "a8b8", "h2h1n"]]);
 }
 
 #[test]
@@ -211,8 +217,14 @@ fn illegal_states_say_what_to_put_back_and_recover() {
     let result = run("illegal", None);
     assert_eq!(games(&result), vec![vec!["e2e4", "e7e5"]]);
     let illegal = trace(&result, "illegal");
-    assert!(illegal.contains(&"illegal put-back d7,e7 remove d5,e6".to_owned()), "{illegal:?}");
-    assert!(illegal.contains(&"illegal put-back - remove d4".to_owned()), "{illegal:?}");
+    assert!(
+        illegal.contains(&"illegal put-back d7,e7 remove d5,e6".to_owned()),
+        "{illegal:?}"
+    );
+    assert!(
+        illegal.contains(&"illegal put-back - remove d4".to_owned()),
+        "{illegal:?}"
+    );
     assert!(trace(&result, "recovered").len() >= 2);
 }
 
@@ -231,7 +243,10 @@ fn a_fen_start_must_be_matched_first() {
         trace(&result, "newgame"),
         vec!["newgame 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]
     );
-    assert_eq!(time_of(&result, "newgame 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"), Some(1000));
+    assert_eq!(
+        time_of(&result, "newgame 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"),
+        Some(1000)
+    );
 }
 
 #[test]
@@ -260,7 +275,11 @@ fn queries_report_position_lifted_squares_and_status() {
         300,
         Reading::Occupancy(lifted.with(Square::E4)),
     ));
-    assert!(events.iter().any(|e| matches!(e.kind, EventKind::Move { ply: 1, .. })));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::Move { ply: 1, .. }))
+    );
     assert_eq!(recognizer.expected_occupancy(), lifted.with(Square::E4));
     assert_eq!(recognizer.status(), &BoardStatus::Settled);
     assert_eq!(recognizer.game().moves.len(), 1);

@@ -20,8 +20,12 @@ impl PgnResult {
     /// The result the final position decides (mate, stalemate, insufficient material).
     pub fn from_position(position: &Chess) -> Self {
         match position.outcome() {
-            Outcome::Known(KnownOutcome::Decisive { winner: Color::White }) => Self::WhiteWins,
-            Outcome::Known(KnownOutcome::Decisive { winner: Color::Black }) => Self::BlackWins,
+            Outcome::Known(KnownOutcome::Decisive {
+                winner: Color::White,
+            }) => Self::WhiteWins,
+            Outcome::Known(KnownOutcome::Decisive {
+                winner: Color::Black,
+            }) => Self::BlackWins,
             Outcome::Known(KnownOutcome::Draw) => Self::Draw,
             Outcome::Unknown => Self::Unknown,
         }

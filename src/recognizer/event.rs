@@ -28,7 +28,10 @@ pub enum EventKind {
     /// The sensors cannot tell which of these moves ply `ply` was; later moves will.
     Ambiguous { ply: usize, candidates: Vec<Move> },
     /// The board matches no legal continuation: put pieces back here and remove them there.
-    Illegal { put_back: Bitboard, remove: Bitboard },
+    Illegal {
+        put_back: Bitboard,
+        remove: Bitboard,
+    },
     /// The board is legal again after an illegal state.
     Recovered,
 }

@@ -97,25 +97,32 @@ impl Evidence {
             .iter()
             .rev()
             .take_while(|e| e.stamp >= since)
-            .find(|e| matches!(e.observation, Observation::Arrived { square: s, .. } if s == square))
+            .find(
+                |e| matches!(e.observation, Observation::Arrived { square: s, .. } if s == square),
+            )
             .map(|e| e.stamp)
     }
 
     /// Squares emptied and filled again since `since`, by events or for longer than noise lasts.
     pub fn disturbed_since(&self, since: Stamp) -> Bitboard {
-        let window: Vec<&Entry> = self
-            .entries
-            .iter()
-            .rev()
-            .take_while(|e| e.stamp >= since)
-            .collect();
+        let start = self.entries.partition_point(|e| e.stamp < since);
+        let window = self.entries.range(start..);
         let mut disturbed = Bitboard::EMPTY;
-        for (i, e) in window.iter().enumerate() {
-            if let Observation::Arrived { square, from_event } = e.observation
-                && !disturbed.contains(square)
-                && (from_event || self.vacancy_before(&window[i + 1..], square, e.stamp).is_some())
-            {
-                disturbed.add(square);
+        // Oldest first: when each square was last seen emptying.
+        let mut emptied_at: [Option<Stamp>; 64] = [None; 64];
+        for e in window {
+            match e.observation {
+                Observation::Left { square } => emptied_at[square as usize] = Some(e.stamp),
+                Observation::Arrived { square, from_event } => {
+                    let real_vacancy = !self.event_board
+                        && emptied_at[square as usize].is_some_and(|emptied| {
+                            e.stamp.t.saturating_sub(emptied.t) >= self.min_vacancy_ms
+                        });
+                    if from_event || real_vacancy {
+                        disturbed.add(square);
+                    }
+                    emptied_at[square as usize] = None;
+                }
             }
         }
         disturbed
@@ -178,7 +185,11 @@ mod tests {
         evidence.left(s, Square::E5);
         let s = evidence.stamp(1600);
         evidence.arrived(s, Square::E5, false);
-        assert!(evidence.capture_proof(Square::D4, Square::E5, base).is_some());
+        assert!(
+            evidence
+                .capture_proof(Square::D4, Square::E5, base)
+                .is_some()
+        );
     }
 
     #[test]
@@ -191,7 +202,11 @@ mod tests {
         evidence.arrived(s, Square::E5, false);
         let s = evidence.stamp(2000);
         evidence.left(s, Square::D4);
-        assert!(evidence.capture_proof(Square::D4, Square::E5, base).is_none());
+        assert!(
+            evidence
+                .capture_proof(Square::D4, Square::E5, base)
+                .is_none()
+        );
     }
 
     #[test]
@@ -204,7 +219,11 @@ mod tests {
         evidence.left(s, Square::E5);
         let s = evidence.stamp(1340);
         evidence.arrived(s, Square::E5, false);
-        assert!(evidence.capture_proof(Square::D4, Square::E5, base).is_none());
+        assert!(
+            evidence
+                .capture_proof(Square::D4, Square::E5, base)
+                .is_none()
+        );
     }
 
     #[test]
@@ -216,6 +235,10 @@ mod tests {
         evidence.left(s, Square::D4);
         let s = evidence.stamp(1000);
         evidence.arrived(s, Square::E5, true);
-        assert!(evidence.capture_proof(Square::D4, Square::E5, base).is_some());
+        assert!(
+            evidence
+                .capture_proof(Square::D4, Square::E5, base)
+                .is_some()
+        );
     }
 }

@@ -113,13 +113,17 @@ impl Line {
         };
         self.nodes.pop();
         if !self.current().position.is_legal(replacement) {
-            self.apply(0, &[Move::Normal {
-                role: mover,
-                from,
-                capture,
-                to,
-                promotion: Some(old),
-            }], since);
+            self.apply(
+                0,
+                &[Move::Normal {
+                    role: mover,
+                    from,
+                    capture,
+                    to,
+                    promotion: Some(old),
+                }],
+                since,
+            );
             return false;
         }
         self.apply(0, &[replacement], since);

@@ -57,7 +57,10 @@ pub enum BoardStatus {
     /// A move is in progress.
     Waiting { lifted: Bitboard, placed: Bitboard },
     /// No legal continuation explains the board.
-    Illegal { put_back: Bitboard, remove: Bitboard },
+    Illegal {
+        put_back: Bitboard,
+        remove: Bitboard,
+    },
 }
 
 /// One game: where it started and the moves played.
@@ -329,11 +332,6 @@ impl Recognizer {
         }
         let found = self.explanations(false);
         let cheapest = found.first().map(|(_, e)| e.cost);
-        let in_progress = self
-            .lines
-            .iter()
-            .filter_map(|line| in_progress_cost(line, self.sensed, &self.evidence, self.settled_at))
-            .min();
         if self.sensed == START_OCCUPANCY
             && self.expected_occupancy() != START_OCCUPANCY
             && cheapest.is_none_or(|c| c > NEW_GAME_ABOVE_COST)
@@ -346,10 +344,23 @@ impl Recognizer {
                 self.settled_at = stamp;
                 self.set_status(BoardStatus::Settled);
             }
-            Some(cost) if in_progress.is_none_or(|waiting| cost < waiting) => {
-                self.advance(found, stamp)
+            // No move in progress is as cheap as one finished ply.
+            Some(cost) if cost <= PLY => self.advance(found, stamp),
+            _ => {
+                let in_progress = self
+                    .lines
+                    .iter()
+                    .filter_map(|line| {
+                        in_progress_cost(line, self.sensed, &self.evidence, self.settled_at)
+                    })
+                    .min();
+                match cheapest {
+                    Some(cost) if in_progress.is_none_or(|waiting| cost < waiting) => {
+                        self.advance(found, stamp)
+                    }
+                    _ => self.show_unfinished(in_progress.is_some()),
+                }
             }
-            _ => self.refresh_status(),
         }
     }
 
@@ -470,14 +481,14 @@ impl Recognizer {
         }
     }
 
-    fn refresh_status(&mut self) {
-        let line = &self.lines[0];
-        let expected = line.current().occupancy;
+    /// The board differs from the position and no story explains it yet.
+    fn show_unfinished(&mut self, in_progress: bool) {
+        let expected = self.lines[0].current().occupancy;
         let missing = expected & !self.sensed;
         let extra = self.sensed & !expected;
         let status = if missing.is_empty() && extra.is_empty() {
             BoardStatus::Settled
-        } else if in_progress_cost(line, self.sensed, &self.evidence, self.settled_at).is_some() {
+        } else if in_progress {
             BoardStatus::Waiting {
                 lifted: missing,
                 placed: extra,
@@ -489,6 +500,12 @@ impl Recognizer {
             }
         };
         self.set_status(status);
+    }
+
+    fn refresh_status(&mut self) {
+        let in_progress =
+            in_progress_cost(&self.lines[0], self.sensed, &self.evidence, self.settled_at);
+        self.show_unfinished(in_progress.is_some());
     }
 
     fn set_status(&mut self, status: BoardStatus) {

@@ -53,11 +53,16 @@ pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
         }];
     }
     forward(current, ctx, 0, 0, None, &mut found);
-    if n >= 1 {
+    // A revision costs more than one ply forward: no need to look when that is found.
+    let one_ply_found = found.iter().any(|e| e.cost <= PLY);
+    if n >= 1 && !one_ply_found {
         let previous = &line.nodes[n - 1];
         forward(previous, ctx, 1, REVISION, current.last_move, &mut found);
         // Takebacks: the newest earlier position that matches.
-        if let Some(k) = (0..n).rev().find(|&k| line.nodes[k].occupancy == ctx.sensed) {
+        if let Some(k) = (0..n)
+            .rev()
+            .find(|&k| line.nodes[k].occupancy == ctx.sensed)
+        {
             let undo = n - k;
             found.push(Explanation {
                 undo,
@@ -112,7 +117,15 @@ fn forward(
     };
     // The first ply uses the base node's cached moves; deeper plies generate their own.
     for &(m, occupancy) in base.legal_moves() {
-        search.step(&base.position, m, occupancy, Bitboard::EMPTY, max_plies, &mut path, found);
+        search.step(
+            &base.position,
+            m,
+            occupancy,
+            Bitboard::EMPTY,
+            max_plies,
+            &mut path,
+            found,
+        );
     }
 }
 
@@ -161,10 +174,12 @@ impl Search<'_, '_> {
         if occupancy == self.ctx.sensed {
             self.record(path, found);
         }
-        if plies_left > 1 {
+        let destinations = earlier_destinations | lands;
+        // The next mover needs a piece on a square a story may move from.
+        let next_mover_can_move = !(position.them() & (self.vacated | destinations)).is_empty();
+        if plies_left > 1 && next_mover_can_move {
             let mut next = position.clone();
             next.play_unchecked(m);
-            let destinations = earlier_destinations | lands;
             for next_move in next.legal_moves() {
                 let next_occupancy = super::moves::occupancy_after(occupancy, next_move);
                 self.step(
@@ -192,7 +207,9 @@ impl Search<'_, '_> {
                 return;
             }
             // Moves are played in the order their pieces left, where the sensors saw it.
-            let departure = m.from().and_then(|f| self.ctx.evidence.last_departure(f, self.since));
+            let departure = m
+                .from()
+                .and_then(|f| self.ctx.evidence.last_departure(f, self.since));
             if departure.is_some() {
                 if previous_departure.is_some_and(|p| departure < Some(p)) {
                     out_of_order += 1;
@@ -303,7 +320,11 @@ pub fn in_progress_cost(
             let mut after = current.position.clone();
             after.play_unchecked(m);
             let disturbed_elsewhere = disturbed & !super::moves::touched_squares(m);
-            part_of_a_move(&Node::new(after, Some(m), current.since), sensed, disturbed_elsewhere)
+            part_of_a_move(
+                &Node::new(after, Some(m), current.since),
+                sensed,
+                disturbed_elsewhere,
+            )
         });
     unseen_capture_then_reply.then_some(PLY + UNPROVEN_CAPTURE + IN_PROGRESS)
 }

@@ -46,7 +46,10 @@ pub fn parse(text: &str) -> Result<Vec<TimedReading>, LogError> {
         if reading.t < last_time {
             return Err(LogError {
                 line,
-                message: format!("time {} is earlier than the previous time {last_time}", reading.t),
+                message: format!(
+                    "time {} is earlier than the previous time {last_time}",
+                    reading.t
+                ),
             });
         }
         last_time = reading.t;

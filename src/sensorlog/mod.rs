@@ -179,6 +179,43 @@ mod tests {
         }
     }
 
+    fn any_reading() -> impl proptest::strategy::Strategy<Value = Reading> {
+        use proptest::prelude::*;
+        let square = (0u32..64).prop_map(Square::new);
+        prop_oneof![
+            any::<u64>().prop_map(|bits| Reading::Occupancy(Bitboard(bits))),
+            square.clone().prop_map(Reading::Lift),
+            square.prop_map(Reading::Place),
+            prop::sample::select(vec![Role::Queen, Role::Rook, Role::Bishop, Role::Knight])
+                .prop_map(Reading::Promote),
+        ]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_log_round_trips(
+            steps in proptest::collection::vec((0u64..5_000, any_reading()), 0..200)
+        ) {
+            let mut t = 0;
+            let readings: Vec<TimedReading> = steps
+                .into_iter()
+                .map(|(dt, reading)| {
+                    t += dt;
+                    TimedReading::new(t, reading)
+                })
+                .collect();
+            let mut bytes = Vec::new();
+            write(&mut bytes, &readings).expect("write to memory");
+            let text = String::from_utf8(bytes).expect("utf-8");
+            proptest::prop_assert_eq!(parse(&text).expect("parse back"), readings);
+        }
+
+        #[test]
+        fn arbitrary_text_never_panics(text in "\\PC{0,200}") {
+            let _ = parse(&text);
+        }
+    }
+
     #[test]
     fn writing_then_reading_gives_the_same_readings() {
         let readings = vec![

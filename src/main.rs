@@ -33,12 +33,29 @@ enum Command {
         #[arg(long)]
         trace: bool,
     },
+    /// Work with PGN files.
+    Pgn {
+        #[command(subcommand)]
+        command: PgnCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum PgnCommand {
+    /// Check every game of a file: one line per game; exit 1 if any is wrong.
+    Check {
+        /// The PGN file.
+        file: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Replay { log, fen, trace }) => run_replay(&log, fen.as_deref(), trace),
+        Some(Command::Pgn {
+            command: PgnCommand::Check { file },
+        }) => run_pgn_check(&file),
         None => {
             println!("{}", <Cli as clap::CommandFactory>::command().render_help());
             ExitCode::SUCCESS
@@ -76,4 +93,29 @@ fn run_replay(log: &std::path::Path, fen: Option<&str>, trace: bool) -> ExitCode
         print!("{}", write_game(game, &tags));
     }
     ExitCode::SUCCESS
+}
+
+fn run_pgn_check(file: &std::path::Path) -> ExitCode {
+    let bytes = match std::fs::read(file) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            eprintln!("boardsight: {}: {e}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let mut all_fine = true;
+    for (index, game) in boardsight::pgn::read_games(&bytes).iter().enumerate() {
+        match game {
+            Ok(game) => println!("game {}: ok ({} moves)", index + 1, game.game.moves.len()),
+            Err(error) => {
+                all_fine = false;
+                println!("{error}");
+            }
+        }
+    }
+    if all_fine {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

@@ -1,5 +1,9 @@
-//! Game records: writing PGN.
+//! Game records: PGN in and out, and autosave.
 
+pub mod autosave;
+pub mod reader;
+pub mod text;
 pub mod writer;
 
-pub use writer::{GameTags, PgnResult, write_game};
+pub use reader::{PgnError, PgnGame, read_games, read_summaries};
+pub use writer::{GameTags, PgnResult, today, write_game, write_game_with_comments};

@@ -31,6 +31,17 @@ impl PgnResult {
         }
     }
 
+    /// The result a `Result` tag value names (`None` for anything else).
+    pub fn parse(value: &str) -> Option<Self> {
+        match value.trim() {
+            "1-0" => Some(Self::WhiteWins),
+            "0-1" => Some(Self::BlackWins),
+            "1/2-1/2" => Some(Self::Draw),
+            "*" => Some(Self::Unknown),
+            _ => None,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::WhiteWins => "1-0",
@@ -48,7 +59,7 @@ impl fmt::Display for PgnResult {
 }
 
 /// The tags of one game; `result` of `None` means decided by the final position.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameTags {
     pub event: String,
     pub site: String,
@@ -58,20 +69,29 @@ pub struct GameTags {
     pub white: String,
     pub black: String,
     pub result: Option<PgnResult>,
+    /// Other tags, in the order they came, written after the roster.
+    pub extra: Vec<(String, String)>,
 }
 
 impl Default for GameTags {
+    /// Unknown players and event, played today.
     fn default() -> Self {
         Self {
             event: "?".into(),
             site: "?".into(),
-            date: "????.??.??".into(),
+            date: today(),
             round: "?".into(),
             white: "?".into(),
             black: "?".into(),
             result: None,
+            extra: Vec::new(),
         }
     }
+}
+
+/// Today's local date as PGN writes dates: `YYYY.MM.DD`.
+pub fn today() -> String {
+    chrono::Local::now().format("%Y.%m.%d").to_string()
 }
 
 /// Escapes a tag value: backslashes and quotes are escaped, control characters dropped.
@@ -92,6 +112,16 @@ const MAX_LINE: usize = 80;
 
 /// One game in PGN, ending with a blank line.
 pub fn write_game(game: &GameRecord, tags: &GameTags) -> String {
+    write_game_with_comments(game, tags, &[])
+}
+
+/// One game in PGN with mainline comments: (the ply they follow, 0 for before the first
+/// move; the text).
+pub fn write_game_with_comments(
+    game: &GameRecord,
+    tags: &GameTags,
+    comments: &[(usize, String)],
+) -> String {
     let result = tags
         .result
         .unwrap_or_else(|| PgnResult::from_position(&game.final_position()));
@@ -110,19 +140,43 @@ pub fn write_game(game: &GameRecord, tags: &GameTags) -> String {
         tag("SetUp", "1");
         tag("FEN", &fen_of(&game.start));
     }
+    for (name, value) in &tags.extra {
+        if is_tag_name(name) {
+            tag(name, value);
+        }
+    }
     out.push('\n');
 
-    let mut tokens = Vec::with_capacity(game.moves.len() * 2 + 1);
+    let mut tokens: Vec<String> = Vec::with_capacity(game.moves.len() * 2 + 1);
+    let push_comments = |tokens: &mut Vec<String>, ply: usize| {
+        for (_, text) in comments.iter().filter(|(after, _)| *after == ply) {
+            // `}` would end the comment early.
+            let text = text.replace('}', ")");
+            let mut words = text.split_whitespace();
+            if let Some(first) = words.next() {
+                tokens.push(format!("{{{first}"));
+                tokens.extend(words.map(str::to_owned));
+                if let Some(last) = tokens.last_mut() {
+                    last.push('}');
+                }
+            }
+        }
+    };
+    push_comments(&mut tokens, 0);
     let mut position = game.start.clone();
+    let mut after_comment = false;
     for (index, san) in game.san_moves().into_iter().enumerate() {
         let number = position.fullmoves().get();
         if position.turn() == Color::White {
             tokens.push(format!("{number}."));
-        } else if index == 0 {
+        } else if index == 0 || after_comment {
             tokens.push(format!("{number}..."));
         }
         tokens.push(san.to_string());
         position.play_unchecked(game.moves[index]);
+        let before = tokens.len();
+        push_comments(&mut tokens, index + 1);
+        after_comment = tokens.len() > before;
     }
     tokens.push(result.as_str().to_owned());
 
@@ -141,4 +195,14 @@ pub fn write_game(game: &GameRecord, tags: &GameTags) -> String {
     }
     out.push_str("\n\n");
     out
+}
+
+/// Tag names are letters, digits and underscores; anything else would break the file.
+fn is_tag_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !matches!(
+            name,
+            "Event" | "Site" | "Date" | "Round" | "White" | "Black" | "Result" | "SetUp" | "FEN"
+        )
 }

@@ -313,6 +313,22 @@ impl Recognizer {
         std::mem::take(&mut self.events)
     }
 
+    /// Continues `game` on the board: once the board shows its final position,
+    /// recognition goes on from there with its moves kept.
+    pub fn continue_game(&mut self, game: &GameRecord, t: Millis) -> Vec<Event> {
+        self.archive_current_game();
+        let stamp = self.evidence.stamp(t);
+        self.now = stamp;
+        let mut line = Line::new(game.start.clone(), stamp);
+        line.apply(0, &game.moves, stamp);
+        self.awaiting = Some(line.current().position.clone());
+        self.lines = vec![line];
+        self.reported_moves.clear();
+        self.reported_ambiguity = None;
+        self.step(stamp);
+        std::mem::take(&mut self.events)
+    }
+
     // ----- the machine -----
 
     fn step(&mut self, stamp: Stamp) {
@@ -320,8 +336,7 @@ impl Recognizer {
         if let Some(target) = &self.awaiting {
             let expected = target.board().occupied();
             if self.sensed == expected {
-                let start = target.clone();
-                self.start_game(start);
+                self.begin_awaited_game();
             } else {
                 self.set_status(BoardStatus::Illegal {
                     put_back: expected & !self.sensed,
@@ -454,6 +469,18 @@ impl Recognizer {
             fen: fen_of(&start),
         });
         self.set_status(BoardStatus::Settled);
+    }
+
+    /// The board shows the position it was set up for: the line prepared for it begins
+    /// (with the moves of a continued game).
+    fn begin_awaited_game(&mut self) {
+        self.awaiting = None;
+        self.pending_promotion = None;
+        self.settled_at = self.now;
+        let fen = fen_of(self.lines[0].start());
+        self.emit(EventKind::NewGame { fen });
+        self.set_status(BoardStatus::Settled);
+        self.report_moves();
     }
 
     fn archive_current_game(&mut self) {

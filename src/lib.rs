@@ -3,6 +3,7 @@
 
 pub mod files;
 pub mod pgn;
+pub mod protocol;
 pub mod reading;
 pub mod recognizer;
 pub mod replay;

@@ -1,0 +1,473 @@
+//! DGT Centaur board controller: a UART at 1,000,000 baud, polled.
+//!
+//! Packets are `[type][len_hi][len_lo][addr1][addr2][payload…][checksum]`: the length is
+//! 14 bits over two 7-bit bytes and counts the whole packet; the checksum is the sum of
+//! all preceding bytes mod 128. Requests without data are `[cmd][addr1][addr2][checksum]`.
+//! Discovery sends `4D 4E` then `87 00 00 07`; the `0x87` reply carries the address.
+//! `0x82` asks for the state (`0x83`: 64 bytes, 1 = occupied, a8 … h1) and `0x83` for the
+//! event queue (`0x85`: time bytes, then `0x40 sq` lifts and `0x41 sq` places).
+
+use shakmaty::{Bitboard, Square};
+
+use super::{HostSession, Micros, a8_order_of, occupancy_from_a8_order, square_from_a8_order};
+use crate::reading::Reading;
+
+pub const BAUD_RATE: u32 = 1_000_000;
+pub const DISCOVERY: [u8; 6] = [0x4D, 0x4E, 0x87, 0x00, 0x00, 0x07];
+const ADDRESS_REPLY: u8 = 0x87;
+const STATE_REQUEST: u8 = 0x82;
+const STATE_REPLY: u8 = 0x83;
+const EVENTS_REQUEST: u8 = 0x83;
+const EVENTS_REPLY: u8 = 0x85;
+const LIFT: u8 = 0x40;
+const PLACE: u8 = 0x41;
+/// How often the host polls, within the 50–100 ms the board expects.
+pub const POLL_INTERVAL: Micros = 75_000;
+const REDISCOVER_AFTER: Micros = 500_000;
+const MAX_PACKET: usize = 512;
+
+fn checksum(bytes: &[u8]) -> u8 {
+    (bytes.iter().map(|&b| u32::from(b)).sum::<u32>() % 128) as u8
+}
+
+/// A whole packet: type, length, address, payload, checksum.
+pub fn encode_packet(kind: u8, address: [u8; 2], payload: &[u8]) -> Vec<u8> {
+    let len = payload.len() + 6;
+    let mut packet = vec![
+        kind,
+        ((len >> 7) & 0x7f) as u8,
+        (len & 0x7f) as u8,
+        address[0],
+        address[1],
+    ];
+    packet.extend_from_slice(payload);
+    packet.push(checksum(&packet));
+    packet
+}
+
+/// A request without data: `[cmd][addr1][addr2][checksum]`.
+pub fn encode_request(command: u8, address: [u8; 2]) -> Vec<u8> {
+    let mut request = vec![command, address[0], address[1]];
+    request.push(checksum(&request));
+    request
+}
+
+/// The board's state reply.
+pub fn encode_state(address: [u8; 2], occupancy: Bitboard) -> Vec<u8> {
+    let payload: Vec<u8> = (0u8..64)
+        .map(|i| u8::from(square_from_a8_order(i).is_some_and(|sq| occupancy.contains(sq))))
+        .collect();
+    encode_packet(STATE_REPLY, address, &payload)
+}
+
+/// A lift or place in the board's event queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardEvent {
+    Lift(Square),
+    Place(Square),
+}
+
+/// The board's event reply: the time (in ms since the board started), then the events.
+pub fn encode_events(address: [u8; 2], time_ms: u64, events: &[BoardEvent]) -> Vec<u8> {
+    let mut payload = Vec::new();
+    if !events.is_empty() {
+        let seconds = time_ms / 1000;
+        payload.push(((time_ms % 1000) * 256 / 1000) as u8);
+        payload.push((seconds % 60) as u8);
+        let minutes = (seconds / 60) % 60;
+        let hours = seconds / 3600;
+        if minutes > 0 || hours > 0 {
+            payload.push(minutes as u8);
+        }
+        if hours > 0 {
+            payload.push((hours % 24) as u8);
+        }
+        for event in events {
+            match event {
+                BoardEvent::Lift(sq) => payload.extend([LIFT, a8_order_of(*sq)]),
+                BoardEvent::Place(sq) => payload.extend([PLACE, a8_order_of(*sq)]),
+            }
+        }
+    }
+    encode_packet(EVENTS_REPLY, address, &payload)
+}
+
+/// Splits packets off the front of a buffer, dropping bytes that do not start a valid one.
+struct Framer {
+    buffer: Vec<u8>,
+    dropped: u64,
+    /// Whether the bytes being skipped were already counted as one error.
+    skipping: bool,
+}
+
+impl Framer {
+    fn new() -> Self {
+        Self {
+            buffer: Vec::new(),
+            dropped: 0,
+            skipping: false,
+        }
+    }
+
+    /// The next valid packet whose type is one of `kinds`, if whole.
+    fn next(&mut self, kinds: &[u8]) -> Option<Vec<u8>> {
+        loop {
+            let &kind = self.buffer.first()?;
+            if !kinds.contains(&kind) {
+                self.skip();
+                continue;
+            }
+            if self.buffer.len() < 3 {
+                return None;
+            }
+            let len =
+                (usize::from(self.buffer[1] & 0x7f) << 7) | usize::from(self.buffer[2] & 0x7f);
+            if self.buffer[1] > 0x7f || self.buffer[2] > 0x7f || !(6..=MAX_PACKET).contains(&len) {
+                self.skip();
+                continue;
+            }
+            if self.buffer.len() < len {
+                return None;
+            }
+            if checksum(&self.buffer[..len - 1]) != self.buffer[len - 1] {
+                self.skip();
+                continue;
+            }
+            self.skipping = false;
+            return Some(self.buffer.drain(..len).collect());
+        }
+    }
+
+    fn skip(&mut self) {
+        self.buffer.remove(0);
+        if !self.skipping {
+            self.dropped += 1;
+            self.skipping = true;
+        }
+    }
+}
+
+pub struct Host {
+    framer: Framer,
+    address: Option<[u8; 2]>,
+    last_discovery: Option<Micros>,
+    last_poll: Option<Micros>,
+}
+
+impl Default for Host {
+    fn default() -> Self {
+        Self {
+            framer: Framer::new(),
+            address: None,
+            last_discovery: None,
+            last_poll: None,
+        }
+    }
+}
+
+impl Host {
+    fn handle(&mut self, packet: &[u8], readings: &mut Vec<Reading>) {
+        let address = [packet[3], packet[4]];
+        let payload = &packet[5..packet.len() - 1];
+        match packet[0] {
+            ADDRESS_REPLY => self.address = Some(address),
+            _ if Some(address) != self.address => self.framer.dropped += 1,
+            STATE_REPLY if payload.len() == 64 => {
+                readings.push(Reading::Occupancy(occupancy_from_a8_order(
+                    payload.iter().map(|&b| b != 0),
+                )));
+            }
+            EVENTS_REPLY => events_of(payload, readings, &mut self.framer.dropped),
+            _ => self.framer.dropped += 1,
+        }
+    }
+}
+
+fn events_of(payload: &[u8], readings: &mut Vec<Reading>, dropped: &mut u64) {
+    if payload.is_empty() {
+        return;
+    }
+    // Subseconds and seconds always; minutes and hours (all below 0x40) when nonzero.
+    let mut rest = payload.get(2..).unwrap_or_default();
+    while let [b, tail @ ..] = rest
+        && *b < LIFT
+    {
+        rest = tail;
+    }
+    for pair in rest.chunks(2) {
+        match *pair {
+            [LIFT, sq] => match square_from_a8_order(sq) {
+                Some(square) => readings.push(Reading::Lift(square)),
+                None => *dropped += 1,
+            },
+            [PLACE, sq] => match square_from_a8_order(sq) {
+                Some(square) => readings.push(Reading::Place(square)),
+                None => *dropped += 1,
+            },
+            _ => *dropped += 1,
+        }
+    }
+}
+
+impl HostSession for Host {
+    fn open(&mut self, now: Micros) -> Vec<u8> {
+        self.framer = Framer::new();
+        self.address = None;
+        self.last_discovery = Some(now);
+        self.last_poll = None;
+        DISCOVERY.to_vec()
+    }
+
+    fn receive(&mut self, bytes: &[u8], now: Micros, readings: &mut Vec<Reading>) -> Vec<u8> {
+        self.framer.buffer.extend_from_slice(bytes);
+        while let Some(packet) = self
+            .framer
+            .next(&[ADDRESS_REPLY, STATE_REPLY, EVENTS_REPLY])
+        {
+            self.handle(&packet, readings);
+        }
+        self.tick(now, readings)
+    }
+
+    fn tick(&mut self, now: Micros, _readings: &mut Vec<Reading>) -> Vec<u8> {
+        match self.address {
+            None => {
+                let due = self
+                    .last_discovery
+                    .is_none_or(|at| now.saturating_sub(at) >= REDISCOVER_AFTER);
+                if due {
+                    self.last_discovery = Some(now);
+                    DISCOVERY.to_vec()
+                } else {
+                    Vec::new()
+                }
+            }
+            Some(address) => {
+                let due = self
+                    .last_poll
+                    .is_none_or(|at| now.saturating_sub(at) >= POLL_INTERVAL);
+                if !due {
+                    return Vec::new();
+                }
+                self.last_poll = Some(now);
+                // Events first, then the state: what happened, then where it left the board.
+                let mut bytes = encode_request(EVENTS_REQUEST, address);
+                bytes.extend(encode_request(STATE_REQUEST, address));
+                bytes
+            }
+        }
+    }
+
+    fn dropped(&self) -> u64 {
+        self.framer.dropped
+    }
+
+    fn tick_interval(&self) -> Micros {
+        5_000
+    }
+}
+
+/// The board's side: answers discovery and polls from its state and event queue.
+pub struct Board {
+    address: [u8; 2],
+    framer: Framer,
+    queue: Vec<BoardEvent>,
+}
+
+impl Board {
+    pub fn new(address: [u8; 2]) -> Self {
+        Self {
+            address,
+            framer: Framer::new(),
+            queue: Vec::new(),
+        }
+    }
+
+    pub fn record(&mut self, event: BoardEvent) {
+        self.queue.push(event);
+    }
+
+    /// Bytes from the host; returns the replies.
+    pub fn receive(&mut self, bytes: &[u8], occupancy: Bitboard, time_ms: u64) -> Vec<u8> {
+        self.framer.buffer.extend_from_slice(bytes);
+        let mut replies = Vec::new();
+        loop {
+            // Requests are 4 bytes: [cmd][addr1][addr2][checksum]; `4D 4E` is a wake-up.
+            let buffer = &self.framer.buffer;
+            if buffer.starts_with(&[0x4D, 0x4E]) {
+                self.framer.buffer.drain(..2);
+                continue;
+            }
+            if buffer.len() < 4 {
+                break;
+            }
+            let request: Vec<u8> = buffer[..4].to_vec();
+            if checksum(&request[..3]) != request[3] {
+                self.framer.buffer.remove(0);
+                continue;
+            }
+            self.framer.buffer.drain(..4);
+            match request[0] {
+                ADDRESS_REPLY => {
+                    replies.extend(encode_packet(ADDRESS_REPLY, self.address, &[]));
+                }
+                STATE_REQUEST if request[1..3] == self.address => {
+                    replies.extend(encode_state(self.address, occupancy));
+                }
+                EVENTS_REQUEST if request[1..3] == self.address => {
+                    let events = std::mem::take(&mut self.queue);
+                    replies.extend(encode_events(self.address, time_ms, &events));
+                }
+                _ => {}
+            }
+        }
+        replies
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const ADDRESS: [u8; 2] = [0x06, 0x50];
+
+    fn connected() -> Host {
+        let mut host = Host::default();
+        host.open(0);
+        let mut readings = Vec::new();
+        host.receive(
+            &encode_packet(ADDRESS_REPLY, ADDRESS, &[]),
+            1_000,
+            &mut readings,
+        );
+        host
+    }
+
+    #[test]
+    fn the_documented_frames_encode_exactly() {
+        assert_eq!(
+            encode_events(ADDRESS, 0, &[]),
+            [0x85, 0x00, 0x06, 0x06, 0x50, 0x61]
+        );
+        assert_eq!(
+            encode_events(ADDRESS, 12_094, &[BoardEvent::Lift(Square::A2)]),
+            [0x85, 0x00, 0x0a, 0x06, 0x50, 0x18, 0x0c, 0x40, 0x30, 0x79]
+        );
+        assert_eq!(encode_request(0x87, [0, 0]), [0x87, 0x00, 0x00, 0x07]);
+    }
+
+    #[test]
+    fn discovery_then_polls_in_order() {
+        let mut host = Host::default();
+        assert_eq!(host.open(0), DISCOVERY);
+        let mut readings = Vec::new();
+        let polls = host.receive(
+            &encode_packet(ADDRESS_REPLY, ADDRESS, &[]),
+            1_000,
+            &mut readings,
+        );
+        let mut expected = encode_request(0x83, ADDRESS);
+        expected.extend(encode_request(0x82, ADDRESS));
+        assert_eq!(polls, expected);
+        assert!(host.tick(30_000, &mut readings).is_empty());
+        assert_eq!(host.tick(80_000, &mut readings), expected);
+    }
+
+    #[test]
+    fn event_and_state_replies_decode() {
+        let mut host = connected();
+        let mut readings = Vec::new();
+        let bytes = [0x85, 0x00, 0x0a, 0x06, 0x50, 0x18, 0x0c, 0x40, 0x30, 0x79];
+        host.receive(&bytes, 2_000, &mut readings);
+        host.receive(&[0x85, 0x00, 0x06, 0x06, 0x50, 0x61], 3_000, &mut readings);
+        let start = Bitboard(0xffff_0000_0000_ffff);
+        host.receive(&encode_state(ADDRESS, start), 4_000, &mut readings);
+        assert_eq!(
+            readings,
+            vec![Reading::Lift(Square::A2), Reading::Occupancy(start)]
+        );
+        assert_eq!(host.dropped(), 0);
+    }
+
+    #[test]
+    fn events_after_minutes_and_hours_decode() {
+        let mut host = connected();
+        let mut readings = Vec::new();
+        let time = 2 * 3_600_000 + 5 * 60_000 + 7_500;
+        let events = [BoardEvent::Lift(Square::E2), BoardEvent::Place(Square::E4)];
+        host.receive(&encode_events(ADDRESS, time, &events), 2_000, &mut readings);
+        assert_eq!(
+            readings,
+            vec![Reading::Lift(Square::E2), Reading::Place(Square::E4)]
+        );
+    }
+
+    #[test]
+    fn bad_checksums_are_dropped_counted_and_the_parser_resynchronises() {
+        let mut host = connected();
+        let mut readings = Vec::new();
+        let mut bytes = vec![0x85, 0x00, 0x0a, 0x06, 0x50, 0x18, 0x0c, 0x40, 0x30, 0x00];
+        bytes.extend([0x13, 0x85, 0x7f]);
+        bytes.extend(encode_events(
+            ADDRESS,
+            500,
+            &[BoardEvent::Place(Square::H8)],
+        ));
+        host.receive(&bytes, 2_000, &mut readings);
+        assert_eq!(readings, vec![Reading::Place(Square::H8)]);
+        assert!(host.dropped() >= 1);
+    }
+
+    #[test]
+    fn the_board_side_answers_discovery_and_polls() {
+        let mut board = Board::new(ADDRESS);
+        let mut host = Host::default();
+        let mut readings = Vec::new();
+        let start = Bitboard(0xffff_0000_0000_ffff);
+        let mut to_board = host.open(0);
+        let mut now = 0;
+        board.record(BoardEvent::Lift(Square::E2));
+        for _ in 0..4 {
+            let replies = board.receive(&to_board, start, now / 1000);
+            now += 80_000;
+            to_board = host.receive(&replies, now, &mut readings);
+        }
+        assert_eq!(readings[0], Reading::Lift(Square::E2));
+        assert!(readings.contains(&Reading::Occupancy(start)));
+    }
+
+    proptest! {
+        #[test]
+        fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..600)) {
+            let mut host = connected();
+            let mut readings = Vec::new();
+            host.receive(&bytes, 5_000, &mut readings);
+            let mut board = Board::new(ADDRESS);
+            board.receive(&bytes, Bitboard(0), 0);
+        }
+
+        #[test]
+        fn encoding_then_decoding_round_trips(
+            occupancy in any::<u64>(),
+            squares in prop::collection::vec((0u32..64, any::<bool>()), 0..40),
+            time in 0u64..90_000_000,
+        ) {
+            let events: Vec<BoardEvent> = squares
+                .iter()
+                .map(|&(i, lift)| if lift { BoardEvent::Lift(Square::new(i)) } else { BoardEvent::Place(Square::new(i)) })
+                .collect();
+            let mut host = connected();
+            let mut readings = Vec::new();
+            host.receive(&encode_events(ADDRESS, time, &events), 2_000, &mut readings);
+            host.receive(&encode_state(ADDRESS, Bitboard(occupancy)), 2_000, &mut readings);
+            let mut expected: Vec<Reading> = events
+                .iter()
+                .map(|e| match *e { BoardEvent::Lift(s) => Reading::Lift(s), BoardEvent::Place(s) => Reading::Place(s) })
+                .collect();
+            expected.push(Reading::Occupancy(Bitboard(occupancy)));
+            prop_assert_eq!(readings, expected);
+            prop_assert_eq!(host.dropped(), 0);
+        }
+    }
+}

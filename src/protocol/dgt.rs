@@ -1,0 +1,408 @@
+//! DGT e-board, classic serial protocol (9600 8N1).
+//!
+//! The host sends `0x40` (reset), `0x42` (board dump) and `0x44` (update mode). Messages are
+//! `[id|0x80][(len>>7)&0x7f][len&0x7f][data]`, len counting the 3 header bytes: `0x86` is a
+//! board dump (64 piece codes, a8 … h1), `0x8E` a field update (square, then piece code).
+//! Piece codes: 0 empty; white P1 R2 N3 B4 K5 Q6; black p7 r8 n9 b10 k11 q12.
+
+use shakmaty::{Bitboard, Color, Piece, Role, Square};
+
+use super::{HostSession, Micros, a8_order_of, square_from_a8_order};
+use crate::reading::Reading;
+
+pub const BAUD_RATE: u32 = 9600;
+pub const RESET: u8 = 0x40;
+pub const BOARD_DUMP_REQUEST: u8 = 0x42;
+pub const UPDATE_MODE: u8 = 0x44;
+const BOARD_DUMP: u8 = 0x86;
+const FIELD_UPDATE: u8 = 0x8E;
+/// A dump now and then catches anything an update missed.
+const DUMP_INTERVAL: Micros = 2_000_000;
+
+pub fn piece_code(piece: Option<Piece>) -> u8 {
+    let Some(piece) = piece else { return 0 };
+    let base = match piece.role {
+        Role::Pawn => 1,
+        Role::Rook => 2,
+        Role::Knight => 3,
+        Role::Bishop => 4,
+        Role::King => 5,
+        Role::Queen => 6,
+    };
+    if piece.color == Color::White {
+        base
+    } else {
+        base + 6
+    }
+}
+
+pub fn piece_of_code(code: u8) -> Option<Piece> {
+    let (color, base) = match code {
+        1..=6 => (Color::White, code),
+        7..=12 => (Color::Black, code - 6),
+        _ => return None,
+    };
+    let role = match base {
+        1 => Role::Pawn,
+        2 => Role::Rook,
+        3 => Role::Knight,
+        4 => Role::Bishop,
+        5 => Role::King,
+        _ => Role::Queen,
+    };
+    Some(Piece { color, role })
+}
+
+fn message(id: u8, data: &[u8]) -> Vec<u8> {
+    let len = data.len() + 3;
+    let mut bytes = vec![id, ((len >> 7) & 0x7f) as u8, (len & 0x7f) as u8];
+    bytes.extend_from_slice(data);
+    bytes
+}
+
+/// A board dump message from pieces by square.
+pub fn encode_dump(pieces: &[Option<Piece>; 64]) -> Vec<u8> {
+    let data: Vec<u8> = (0u8..64)
+        .map(|i| square_from_a8_order(i).map_or(0, |sq| piece_code(pieces[sq as usize])))
+        .collect();
+    message(BOARD_DUMP, &data)
+}
+
+/// A field update message: what now stands on `square`.
+pub fn encode_update(square: Square, piece: Option<Piece>) -> Vec<u8> {
+    message(FIELD_UPDATE, &[a8_order_of(square), piece_code(piece)])
+}
+
+pub struct Host {
+    buffer: Vec<u8>,
+    pieces: [u8; 64],
+    /// The last pawn lifted from its 7th rank, to name the piece a promotion puts down.
+    promoting_pawn: Option<Color>,
+    last_dump: Option<Micros>,
+    dropped: u64,
+    skipping: bool,
+}
+
+impl Default for Host {
+    fn default() -> Self {
+        Self {
+            buffer: Vec::new(),
+            pieces: [0; 64],
+            promoting_pawn: None,
+            last_dump: None,
+            dropped: 0,
+            skipping: false,
+        }
+    }
+}
+
+impl Host {
+    fn handle(&mut self, id: u8, data: &[u8], readings: &mut Vec<Reading>) {
+        match (id, data) {
+            (BOARD_DUMP, data) if data.len() == 64 && data.iter().all(|&c| c <= 12) => {
+                let mut occupancy = Bitboard::EMPTY;
+                for (index, &code) in (0u8..).zip(data) {
+                    if let Some(square) = square_from_a8_order(index) {
+                        self.pieces[square as usize] = code;
+                        if code != 0 {
+                            occupancy.add(square);
+                        }
+                    }
+                }
+                readings.push(Reading::Occupancy(occupancy));
+            }
+            (FIELD_UPDATE, &[index, code]) if code <= 12 => {
+                let Some(square) = square_from_a8_order(index) else {
+                    self.dropped += 1;
+                    return;
+                };
+                let before = piece_of_code(self.pieces[square as usize]);
+                self.pieces[square as usize] = code;
+                match piece_of_code(code) {
+                    None => {
+                        let seventh = |color: Color| {
+                            square.rank()
+                                == color.fold_wb(shakmaty::Rank::Seventh, shakmaty::Rank::Second)
+                        };
+                        self.promoting_pawn = before
+                            .filter(|p| p.role == Role::Pawn && seventh(p.color))
+                            .map(|p| p.color);
+                        readings.push(Reading::Lift(square));
+                    }
+                    Some(piece) => {
+                        readings.push(Reading::Place(square));
+                        let last_rank = piece
+                            .color
+                            .fold_wb(shakmaty::Rank::Eighth, shakmaty::Rank::First);
+                        let promoted = self.promoting_pawn == Some(piece.color)
+                            && square.rank() == last_rank
+                            && !matches!(piece.role, Role::Pawn | Role::King);
+                        if promoted {
+                            readings.push(Reading::Promote(piece.role));
+                            self.promoting_pawn = None;
+                        }
+                    }
+                }
+            }
+            (BOARD_DUMP | FIELD_UPDATE, _) => self.dropped += 1,
+            // Other messages (serial number, version, clock) are not ours to read.
+            _ => {}
+        }
+    }
+}
+
+impl HostSession for Host {
+    fn open(&mut self, now: Micros) -> Vec<u8> {
+        *self = Self::default();
+        self.last_dump = Some(now);
+        vec![RESET, BOARD_DUMP_REQUEST, UPDATE_MODE]
+    }
+
+    fn receive(&mut self, bytes: &[u8], now: Micros, readings: &mut Vec<Reading>) -> Vec<u8> {
+        self.buffer.extend_from_slice(bytes);
+        loop {
+            let Some(&id) = self.buffer.first() else {
+                break;
+            };
+            let header_ok = id & 0x80 != 0
+                && self.buffer.get(1).is_none_or(|&b| b < 0x80)
+                && self.buffer.get(2).is_none_or(|&b| b < 0x80);
+            if !header_ok {
+                self.skip();
+                continue;
+            }
+            if self.buffer.len() < 3 {
+                break;
+            }
+            let len = (usize::from(self.buffer[1]) << 7) | usize::from(self.buffer[2]);
+            let expected = match id {
+                BOARD_DUMP => Some(67),
+                FIELD_UPDATE => Some(5),
+                _ => None,
+            };
+            if len < 3 || len > 1024 || expected.is_some_and(|e| e != len) {
+                self.skip();
+                continue;
+            }
+            if self.buffer.len() < len {
+                break;
+            }
+            let whole: Vec<u8> = self.buffer.drain(..len).collect();
+            self.skipping = false;
+            self.handle(id, &whole[3..], readings);
+        }
+        self.tick(now, readings)
+    }
+
+    fn tick(&mut self, now: Micros, _readings: &mut Vec<Reading>) -> Vec<u8> {
+        if self
+            .last_dump
+            .is_none_or(|at| now.saturating_sub(at) >= DUMP_INTERVAL)
+        {
+            self.last_dump = Some(now);
+            vec![BOARD_DUMP_REQUEST]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    fn tick_interval(&self) -> Micros {
+        50_000
+    }
+}
+
+impl Host {
+    fn skip(&mut self) {
+        self.buffer.remove(0);
+        if !self.skipping {
+            self.dropped += 1;
+            self.skipping = true;
+        }
+    }
+}
+
+/// The board's side: answers the host's commands and reports changes in update mode.
+#[derive(Default)]
+pub struct Board {
+    updates: bool,
+}
+
+impl Board {
+    /// Commands from the host; returns the replies.
+    pub fn receive(&mut self, bytes: &[u8], pieces: &[Option<Piece>; 64]) -> Vec<u8> {
+        let mut replies = Vec::new();
+        for &byte in bytes {
+            match byte {
+                RESET => self.updates = false,
+                BOARD_DUMP_REQUEST => replies.extend(encode_dump(pieces)),
+                UPDATE_MODE => self.updates = true,
+                _ => {}
+            }
+        }
+        replies
+    }
+
+    /// What to send when a square changed.
+    pub fn changed(&self, square: Square, piece: Option<Piece>) -> Vec<u8> {
+        if self.updates {
+            encode_update(square, piece)
+        } else {
+            Vec::new()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn start_pieces() -> [Option<Piece>; 64] {
+        let board = shakmaty::Board::default();
+        std::array::from_fn(|i| board.piece_at(Square::new(i as u32)))
+    }
+
+    #[test]
+    fn the_documented_field_updates_encode_and_decode() {
+        assert_eq!(
+            encode_update(Square::E2, None),
+            [0x8E, 0x00, 0x05, 0x34, 0x00]
+        );
+        let pawn = Some(Piece {
+            color: Color::White,
+            role: Role::Pawn,
+        });
+        assert_eq!(
+            encode_update(Square::E4, pawn),
+            [0x8E, 0x00, 0x05, 0x24, 0x01]
+        );
+        let mut host = Host::default();
+        let mut readings = Vec::new();
+        host.receive(
+            &[0x8E, 0x00, 0x05, 0x34, 0x00, 0x8E, 0x00, 0x05, 0x24, 0x01],
+            0,
+            &mut readings,
+        );
+        assert_eq!(
+            readings,
+            vec![Reading::Lift(Square::E2), Reading::Place(Square::E4)]
+        );
+    }
+
+    #[test]
+    fn a_board_dump_gives_the_occupancy() {
+        let mut host = Host::default();
+        let mut readings = Vec::new();
+        let dump = encode_dump(&start_pieces());
+        assert_eq!(dump.len(), 67);
+        assert_eq!(&dump[..3], &[0x86, 0x00, 0x43]);
+        assert_eq!(dump[3], 8, "a8 holds a black rook");
+        host.receive(&dump, 0, &mut readings);
+        assert_eq!(
+            readings,
+            vec![Reading::Occupancy(Bitboard(0xffff_0000_0000_ffff))]
+        );
+    }
+
+    #[test]
+    fn the_piece_put_on_the_last_rank_names_the_promotion() {
+        let mut pieces = [None; 64];
+        pieces[Square::B7 as usize] = Some(Piece {
+            color: Color::White,
+            role: Role::Pawn,
+        });
+        let mut host = Host::default();
+        let mut readings = Vec::new();
+        host.receive(&encode_dump(&pieces), 0, &mut readings);
+        readings.clear();
+        let knight = Some(Piece {
+            color: Color::White,
+            role: Role::Knight,
+        });
+        let mut bytes = encode_update(Square::B7, None);
+        bytes.extend(encode_update(Square::B8, knight));
+        host.receive(&bytes, 0, &mut readings);
+        assert_eq!(
+            readings,
+            vec![
+                Reading::Lift(Square::B7),
+                Reading::Place(Square::B8),
+                Reading::Promote(Role::Knight)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_rook_reaching_the_last_rank_is_no_promotion() {
+        let mut pieces = [None; 64];
+        pieces[Square::A1 as usize] = Some(Piece {
+            color: Color::White,
+            role: Role::Rook,
+        });
+        let mut host = Host::default();
+        let mut readings = Vec::new();
+        host.receive(&encode_dump(&pieces), 0, &mut readings);
+        let rook = Some(Piece {
+            color: Color::White,
+            role: Role::Rook,
+        });
+        let mut bytes = encode_update(Square::A1, None);
+        bytes.extend(encode_update(Square::A8, rook));
+        host.receive(&bytes, 0, &mut readings);
+        assert!(!readings.iter().any(|r| matches!(r, Reading::Promote(_))));
+    }
+
+    #[test]
+    fn garbage_is_skipped_counted_and_the_stream_resynchronises() {
+        let mut host = Host::default();
+        let mut readings = Vec::new();
+        let mut bytes = vec![0x01, 0x02, 0x8E, 0x7f, 0x7f, 0x33];
+        bytes.extend(encode_update(Square::E2, None));
+        host.receive(&bytes, 0, &mut readings);
+        assert_eq!(readings, vec![Reading::Lift(Square::E2)]);
+        assert!(host.dropped() >= 1);
+    }
+
+    #[test]
+    fn the_host_opens_with_reset_dump_and_update_mode_and_the_board_answers() {
+        let mut host = Host::default();
+        let commands = host.open(0);
+        assert_eq!(commands, [0x40, 0x42, 0x44]);
+        let mut board = Board::default();
+        let reply = board.receive(&commands, &start_pieces());
+        assert_eq!(reply, encode_dump(&start_pieces()));
+        assert!(!board.changed(Square::E2, None).is_empty());
+    }
+
+    proptest! {
+        #[test]
+        fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..600)) {
+            let mut host = Host::default();
+            let mut readings = Vec::new();
+            host.receive(&bytes, 0, &mut readings);
+        }
+
+        #[test]
+        fn encoding_then_decoding_round_trips(codes in prop::collection::vec(0u8..=12, 64), updates in prop::collection::vec((0u32..64, 0u8..=12), 0..30)) {
+            let pieces: [Option<Piece>; 64] = std::array::from_fn(|i| piece_of_code(codes[i]));
+            let mut host = Host::default();
+            let mut readings = Vec::new();
+            host.receive(&encode_dump(&pieces), 0, &mut readings);
+            let occupancy = pieces.iter().enumerate().filter(|(_, p)| p.is_some())
+                .fold(Bitboard::EMPTY, |b, (i, _)| b.with(Square::new(i as u32)));
+            prop_assert_eq!(&readings[..], &[Reading::Occupancy(occupancy)][..]);
+            for (square, code) in updates {
+                readings.clear();
+                let square = Square::new(square);
+                host.receive(&encode_update(square, piece_of_code(code)), 0, &mut readings);
+                let expected = if code == 0 { Reading::Lift(square) } else { Reading::Place(square) };
+                prop_assert_eq!(readings[0], expected);
+            }
+            prop_assert_eq!(host.dropped(), 0);
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! LiBoard: the board sends 8 raw bytes whenever its occupancy changes, most significant
+//! byte first (so `u64::from_be_bytes` is the occupancy). No header, no checksum: a frame
+//! ends at a silence of 3 ms or more.
+
+use shakmaty::Bitboard;
+
+use super::{HostSession, Micros};
+use crate::reading::Reading;
+
+pub const BAUD_RATE: u32 = 9600;
+/// 8 bytes take 8.3 ms at 9600 baud; a gap of this much ends a frame.
+pub const SILENCE: Micros = 3_000;
+const FRAME_LEN: usize = 8;
+/// A chess set has 32 pieces; a frame showing more is noise on the line.
+const MAX_PIECES: u32 = 32;
+
+/// The bytes a LiBoard sends for an occupancy.
+pub fn encode(occupancy: Bitboard) -> [u8; 8] {
+    occupancy.0.to_be_bytes()
+}
+
+#[derive(Default)]
+pub struct Host {
+    frame: Vec<u8>,
+    last_byte_at: Option<Micros>,
+    /// Whether the bytes in `frame` began after a silence, so they are aligned.
+    aligned: bool,
+    dropped: u64,
+}
+
+impl Host {
+    fn end_frame(&mut self) {
+        if !self.frame.is_empty() {
+            self.dropped += 1;
+            self.frame.clear();
+        }
+    }
+
+    fn accept(&mut self, readings: &mut Vec<Reading>) {
+        let mut bytes = [0u8; FRAME_LEN];
+        bytes.copy_from_slice(&self.frame);
+        self.frame.clear();
+        let occupancy = Bitboard(u64::from_be_bytes(bytes));
+        if occupancy.count() as u32 > MAX_PIECES {
+            self.dropped += 1;
+        } else {
+            readings.push(Reading::Occupancy(occupancy));
+        }
+    }
+}
+
+impl HostSession for Host {
+    fn open(&mut self, _now: Micros) -> Vec<u8> {
+        // The board resets when the port opens and sends its state about 3 s later.
+        self.frame.clear();
+        self.last_byte_at = None;
+        Vec::new()
+    }
+
+    fn receive(&mut self, bytes: &[u8], now: Micros, readings: &mut Vec<Reading>) -> Vec<u8> {
+        let after_silence = self
+            .last_byte_at
+            .is_none_or(|last| now.saturating_sub(last) >= SILENCE);
+        if after_silence {
+            self.end_frame();
+            self.aligned = true;
+        }
+        for &byte in bytes {
+            self.frame.push(byte);
+            if self.frame.len() == FRAME_LEN && self.aligned {
+                // A whole frame that began after a silence: no need to wait for the next.
+                self.accept(readings);
+                self.aligned = false;
+            } else if self.frame.len() > FRAME_LEN {
+                // More bytes than a frame without a pause: drop until the line is quiet.
+                self.aligned = false;
+            }
+        }
+        // Unaligned bytes only wait to be dropped at the next silence; keep few of them.
+        self.frame.truncate(FRAME_LEN + 1);
+        self.last_byte_at = Some(now);
+        Vec::new()
+    }
+
+    fn tick(&mut self, now: Micros, _readings: &mut Vec<Reading>) -> Vec<u8> {
+        if let Some(last) = self.last_byte_at
+            && now.saturating_sub(last) >= SILENCE
+        {
+            self.end_frame();
+            self.aligned = true;
+        }
+        Vec::new()
+    }
+
+    fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    fn tick_interval(&self) -> Micros {
+        1_000
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn decode(chunks: &[(Micros, &[u8])], end: Micros) -> (Vec<Reading>, u64) {
+        let mut host = Host::default();
+        let mut readings = Vec::new();
+        for (at, bytes) in chunks {
+            host.receive(bytes, *at, &mut readings);
+        }
+        host.tick(end, &mut readings);
+        (readings, host.dropped())
+    }
+
+    #[test]
+    fn the_start_position_and_e4_decode_exactly() {
+        let start = [0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF];
+        let e4 = [0xFF, 0xFF, 0x00, 0x00, 0x10, 0x00, 0xEF, 0xFF];
+        let (readings, dropped) = decode(&[(0, &start), (20_000, &e4)], 40_000);
+        assert_eq!(
+            readings,
+            vec![
+                Reading::Occupancy(Bitboard(0xffff_0000_0000_ffff)),
+                Reading::Occupancy(Bitboard(0xffff_0000_1000_efff)),
+            ]
+        );
+        assert_eq!(dropped, 0);
+        assert_eq!(encode(Bitboard(0xffff_0000_1000_efff)), e4);
+    }
+
+    #[test]
+    fn a_frame_split_over_reads_without_a_pause_is_one_frame() {
+        let e4 = encode(Bitboard(0xffff_0000_1000_efff));
+        let (readings, dropped) = decode(&[(0, &e4[..3]), (1_000, &e4[3..])], 10_000);
+        assert_eq!(
+            readings,
+            vec![Reading::Occupancy(Bitboard(0xffff_0000_1000_efff))]
+        );
+        assert_eq!(dropped, 0);
+    }
+
+    #[test]
+    fn a_torn_frame_followed_by_silence_is_dropped_and_counted() {
+        let start = encode(Bitboard(0xffff_0000_0000_ffff));
+        let (readings, dropped) = decode(&[(0, &start[..5]), (10_000, &start)], 20_000);
+        assert_eq!(
+            readings,
+            vec![Reading::Occupancy(Bitboard(0xffff_0000_0000_ffff))]
+        );
+        assert_eq!(dropped, 1);
+    }
+
+    #[test]
+    fn resynchronises_after_garbage() {
+        let start = encode(Bitboard(0xffff_0000_0000_ffff));
+        let garbage = [
+            0x13, 0x37, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        ];
+        let (readings, dropped) =
+            decode(&[(0, &garbage), (10_000, &start), (30_000, &start)], 40_000);
+        assert_eq!(readings.len(), 2);
+        assert!(
+            readings
+                .iter()
+                .all(|r| *r == Reading::Occupancy(Bitboard(0xffff_0000_0000_ffff)))
+        );
+        // Eight bytes with 48 pieces, then three stray ones: two errors.
+        assert_eq!(dropped, 2);
+    }
+
+    #[test]
+    fn more_than_32_pieces_is_line_noise() {
+        let (readings, dropped) = decode(&[(0, &[0xFF; 8])], 10_000);
+        assert!(readings.is_empty());
+        assert_eq!(dropped, 1);
+    }
+
+    proptest! {
+        #[test]
+        fn random_bytes_never_panic(chunks in prop::collection::vec((0u64..10_000, prop::collection::vec(any::<u8>(), 0..20)), 0..30)) {
+            let mut host = Host::default();
+            let mut readings = Vec::new();
+            let mut now = 0;
+            for (gap, bytes) in chunks {
+                now += gap;
+                host.receive(&bytes, now, &mut readings);
+                host.tick(now, &mut readings);
+            }
+        }
+
+        #[test]
+        fn encoding_then_decoding_round_trips(occupancies in prop::collection::vec(any::<u64>(), 1..20)) {
+            let occupancies: Vec<u64> = occupancies.into_iter().filter(|o| o.count_ones() <= 32).collect();
+            let chunks: Vec<(Micros, [u8; 8])> = occupancies
+                .iter()
+                .enumerate()
+                .map(|(i, &o)| (i as Micros * 20_000, encode(Bitboard(o))))
+                .collect();
+            let borrowed: Vec<(Micros, &[u8])> = chunks.iter().map(|(t, b)| (*t, &b[..])).collect();
+            let (readings, dropped) = decode(&borrowed, 1_000_000_000);
+            let expected: Vec<Reading> = occupancies.iter().map(|&o| Reading::Occupancy(Bitboard(o))).collect();
+            prop_assert_eq!(readings, expected);
+            prop_assert_eq!(dropped, 0);
+        }
+    }
+}

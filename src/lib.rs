@@ -1,6 +1,8 @@
 //! boardsight: recognises chess games on electronic boards whose sensors only report
 //! which squares are occupied.
 
+pub mod cli;
+pub mod connection;
 pub mod files;
 pub mod pgn;
 pub mod protocol;
@@ -8,6 +10,7 @@ pub mod reading;
 pub mod recognizer;
 pub mod replay;
 pub mod sensorlog;
+pub mod sim;
 
 /// Parses a FEN into a legal standard-chess position.
 pub fn parse_fen(fen: &str) -> Result<shakmaty::Chess, String> {

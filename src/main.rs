@@ -1,13 +1,12 @@
-//! The boardsight command line: thin glue over the library.
+//! The boardsight command line: parses arguments and hands over to the library.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use boardsight::pgn::{GameTags, write_game};
-use boardsight::recognizer::Config;
-use boardsight::{replay, sensorlog};
+use boardsight::cli;
+use boardsight::protocol::Protocol;
 
 #[derive(Parser)]
 #[command(
@@ -38,6 +37,42 @@ enum Command {
         #[command(subcommand)]
         command: PgnCommand,
     },
+    /// Run a simulated board on a pseudo-terminal, playing games as a person would.
+    Simulate {
+        /// liboard, centaur, dgt or text.
+        #[arg(long)]
+        protocol: Protocol,
+        /// The games to play (default: built-in samples).
+        #[arg(long)]
+        pgn: Option<PathBuf>,
+        /// How much faster than a person to play.
+        #[arg(long, default_value_t = 1.0)]
+        speed: f64,
+        /// Make this path a symlink to the device.
+        #[arg(long)]
+        link: Option<PathBuf>,
+    },
+    /// Follow a board on a serial port, printing moves as they are recognised.
+    Listen {
+        /// The serial port, e.g. /dev/ttyUSB0.
+        #[arg(long)]
+        port: String,
+        /// liboard, centaur, dgt or text.
+        #[arg(long)]
+        protocol: Protocol,
+        /// Record everything the board sends as a sensor log.
+        #[arg(long)]
+        record: Option<PathBuf>,
+        /// Write the games as PGN here when stopping.
+        #[arg(long)]
+        pgn: Option<PathBuf>,
+        /// Stop after this many seconds without a change on the board.
+        #[arg(long, value_name = "SECS")]
+        idle_exit: Option<f64>,
+        /// The position the board starts from (default: the standard start).
+        #[arg(long)]
+        fen: Option<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -50,72 +85,35 @@ enum PgnCommand {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match cli.command {
-        Some(Command::Replay { log, fen, trace }) => run_replay(&log, fen.as_deref(), trace),
+    match Cli::parse().command {
+        Some(Command::Replay { log, fen, trace }) => cli::replay::run(&log, fen.as_deref(), trace),
         Some(Command::Pgn {
             command: PgnCommand::Check { file },
-        }) => run_pgn_check(&file),
+        }) => cli::pgn_check::run(&file),
+        Some(Command::Simulate {
+            protocol,
+            pgn,
+            speed,
+            link,
+        }) => cli::simulate::run(protocol, pgn.as_deref(), speed, link.as_deref()),
+        Some(Command::Listen {
+            port,
+            protocol,
+            record,
+            pgn,
+            idle_exit,
+            fen,
+        }) => cli::listen::run(cli::listen::Options {
+            port: &port,
+            protocol,
+            record: record.as_deref(),
+            pgn: pgn.as_deref(),
+            idle_exit,
+            fen: fen.as_deref(),
+        }),
         None => {
             println!("{}", <Cli as clap::CommandFactory>::command().render_help());
             ExitCode::SUCCESS
         }
-    }
-}
-
-fn run_replay(log: &std::path::Path, fen: Option<&str>, trace: bool) -> ExitCode {
-    let start = match fen.map(boardsight::parse_fen).transpose() {
-        Ok(start) => start,
-        Err(message) => {
-            eprintln!("boardsight: --fen: {message}");
-            return ExitCode::from(2);
-        }
-    };
-    let readings = match sensorlog::read_file(log) {
-        Ok(readings) => readings,
-        Err(message) => {
-            eprintln!("boardsight: {message}");
-            return ExitCode::from(2);
-        }
-    };
-    let config = Config {
-        start,
-        ..Config::default()
-    };
-    let result = replay::replay(&readings, config);
-    if trace {
-        for event in &result.events {
-            eprintln!("{event}");
-        }
-    }
-    let tags = GameTags::default();
-    for game in &result.games {
-        print!("{}", write_game(game, &tags));
-    }
-    ExitCode::SUCCESS
-}
-
-fn run_pgn_check(file: &std::path::Path) -> ExitCode {
-    let bytes = match std::fs::read(file) {
-        Ok(bytes) => bytes,
-        Err(e) => {
-            eprintln!("boardsight: {}: {e}", file.display());
-            return ExitCode::from(2);
-        }
-    };
-    let mut all_fine = true;
-    for (index, game) in boardsight::pgn::read_games(&bytes).iter().enumerate() {
-        match game {
-            Ok(game) => println!("game {}: ok ({} moves)", index + 1, game.game.moves.len()),
-            Err(error) => {
-                all_fine = false;
-                println!("{error}");
-            }
-        }
-    }
-    if all_fine {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
     }
 }

@@ -290,3 +290,12 @@ fn resolving_an_ambiguity_revises_only_the_ambiguous_ply() {
     let result = run("ambiguous-capture-resolved", None);
     assert_eq!(trace(&result, "revise"), vec!["revise c3b5 c3d5 5:Nxd5"]);
 }
+
+#[test]
+fn a_new_game_seen_only_after_its_first_move_keeps_that_move() {
+    let result = run("new-game-seen-after-its-first-move", None);
+    assert_eq!(
+        games(&result),
+        vec![vec!["e2e4", "e7e5", "g1f3"], vec!["d2d4"]]
+    );
+}

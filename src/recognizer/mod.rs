@@ -347,11 +347,17 @@ impl Recognizer {
         }
         let found = self.explanations(false);
         let cheapest = found.first().map(|(_, e)| e.cost);
-        if self.sensed == START_OCCUPANCY
+        if cheapest.is_none_or(|c| c > NEW_GAME_ABOVE_COST)
             && self.expected_occupancy() != START_OCCUPANCY
-            && cheapest.is_none_or(|c| c > NEW_GAME_ABOVE_COST)
+            && let Some(opening) = self.new_game_explains()
         {
             self.start_game(Chess::default());
+            if !opening.is_empty() {
+                for line in &mut self.lines {
+                    line.apply(0, &opening, stamp);
+                }
+                self.report_moves();
+            }
             return;
         }
         match cheapest {
@@ -376,6 +382,29 @@ impl Recognizer {
                     _ => self.show_unfinished(in_progress.is_some()),
                 }
             }
+        }
+    }
+
+    /// Whether the board shows a new game: the start position, or (a polled board may read
+    /// only after the first moves) the start with a ply or two played. Returns those plies.
+    fn new_game_explains(&self) -> Option<Vec<Move>> {
+        if self.sensed == START_OCCUPANCY {
+            return Some(Vec::new());
+        }
+        if (self.sensed ^ START_OCCUPANCY).count() > 4 {
+            return None;
+        }
+        let fresh = Line::new(Chess::default(), self.now);
+        let ctx = SearchContext {
+            sensed: self.sensed,
+            evidence: &self.evidence,
+            promotion: Role::Queen,
+            accept_unproven_last: false,
+        };
+        let found = explain(&fresh, &ctx);
+        match found.as_slice() {
+            [only] if only.undo == 0 && only.moves.len() <= 2 => Some(only.moves.clone()),
+            _ => None,
         }
     }
 

@@ -1,0 +1,169 @@
+//! `boardsight listen --port DEV --protocol P [--record LOG] [--pgn OUT] [--idle-exit SECS]`
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use shakmaty::Color;
+
+use super::usage_error;
+use crate::connection::{ConnectionStatus, Update, connect};
+use crate::files::write_atomically;
+use crate::pgn::{GameTags, write_game};
+use crate::protocol::Protocol;
+use crate::reading::{Reading, TimedReading};
+use crate::recognizer::{Config, EventKind, GameRecord};
+use crate::sensorlog;
+
+pub struct Options<'a> {
+    pub port: &'a str,
+    pub protocol: Protocol,
+    pub record: Option<&'a Path>,
+    pub pgn: Option<&'a Path>,
+    pub idle_exit: Option<f64>,
+    pub fen: Option<&'a str>,
+}
+
+pub fn run(options: Options<'_>) -> ExitCode {
+    if !Path::new(options.port).exists() {
+        return usage_error(&format!("no serial port at {}", options.port));
+    }
+    let start = match options.fen.map(crate::parse_fen).transpose() {
+        Ok(start) => start,
+        Err(message) => return usage_error(&format!("--fen: {message}")),
+    };
+    let idle_limit = match options.idle_exit {
+        Some(secs) if !(secs.is_finite() && secs > 0.0) => {
+            return usage_error("--idle-exit must be a positive number of seconds");
+        }
+        secs => secs.map(Duration::from_secs_f64),
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        if let Err(e) = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed)) {
+            eprintln!("boardsight: Ctrl-C will not save the game: {e}");
+        }
+    }
+    let config = Config {
+        start,
+        ..Config::default()
+    };
+    let connection = connect(options.port, options.protocol, config, Arc::new(|| {}));
+    let mut readings: Vec<TimedReading> = Vec::new();
+    let mut games: Vec<GameRecord> = Vec::new();
+    let mut last_change = Instant::now();
+    let mut last_occupancy = None;
+    let mut first_mover = Color::White;
+    while !stop.load(Ordering::Relaxed) {
+        if idle_limit.is_some_and(|limit| last_change.elapsed() >= limit) {
+            break;
+        }
+        let update = match connection.updates.recv_timeout(Duration::from_millis(100)) {
+            Ok(update) => update,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        match update {
+            Update::Reading(reading) => {
+                // A polled board repeats its occupancy: only a change is news.
+                let repeated =
+                    matches!(reading.reading, Reading::Occupancy(o) if Some(o) == last_occupancy);
+                if let Reading::Occupancy(o) = reading.reading {
+                    last_occupancy = Some(o);
+                }
+                if !repeated {
+                    last_change = Instant::now();
+                }
+                readings.push(reading);
+            }
+            Update::Events(events) => {
+                for event in events {
+                    if let EventKind::NewGame { fen } = &event.kind {
+                        first_mover = crate::parse_fen(fen)
+                            .map_or(Color::White, |p| shakmaty::Position::turn(&p));
+                    }
+                    if let Some(line) = describe(&event.kind, first_mover) {
+                        println!("{line}");
+                    }
+                }
+            }
+            Update::Snapshot(snapshot) => games = snapshot.games,
+            Update::Status(status) => eprintln!("boardsight: {}", status_text(&status)),
+        }
+    }
+    connection.disconnect();
+    let mut failed = false;
+    if let Some(path) = options.pgn {
+        let tags = GameTags::default();
+        let text: String = games.iter().map(|g| write_game(g, &tags)).collect();
+        if let Err(e) = write_atomically(path, text.as_bytes()) {
+            eprintln!("boardsight: {}: {e}", path.display());
+            failed = true;
+        }
+    }
+    if let Some(path) = options.record {
+        let mut bytes = Vec::new();
+        let written =
+            sensorlog::write(&mut bytes, &readings).and_then(|()| write_atomically(path, &bytes));
+        if let Err(e) = written {
+            eprintln!("boardsight: {}: {e}", path.display());
+            failed = true;
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn move_number(ply: usize, first_mover: Color) -> String {
+    // Ply 1 is White's first move in a standard game.
+    let offset = usize::from(first_mover == Color::Black);
+    let index = ply - 1 + offset;
+    let number = index / 2 + 1;
+    if index % 2 == 0 {
+        format!("{number}.")
+    } else {
+        format!("{number}...")
+    }
+}
+
+fn describe(kind: &EventKind, first_mover: Color) -> Option<String> {
+    Some(match kind {
+        EventKind::NewGame { fen } => format!("new game: {fen}"),
+        EventKind::Move { ply, san, .. } => format!("{} {san}", move_number(*ply, first_mover)),
+        EventKind::Revised { ply, san, .. } => {
+            format!("{} {san} (revised)", move_number(*ply, first_mover))
+        }
+        EventKind::TakenBack { ply, .. } => {
+            format!("{} taken back", move_number(*ply, first_mover))
+        }
+        EventKind::Ambiguous { ply, candidates } => {
+            let list: Vec<String> = candidates
+                .iter()
+                .map(|m| crate::recognizer::event::uci(*m).to_string())
+                .collect();
+            format!(
+                "{} ambiguous: {}",
+                move_number(*ply, first_mover),
+                list.join(" or ")
+            )
+        }
+        EventKind::Illegal { .. } | EventKind::Recovered | EventKind::Waiting { .. } => {
+            return None;
+        }
+    })
+}
+
+fn status_text(status: &ConnectionStatus) -> String {
+    match status {
+        ConnectionStatus::Connecting => "connecting".into(),
+        ConnectionStatus::WaitingForData => "port open, waiting for the board".into(),
+        ConnectionStatus::Connected => "connected".into(),
+        ConnectionStatus::Error(e) => format!("{e} (retrying)"),
+    }
+}

@@ -1,0 +1,35 @@
+//! `boardsight replay LOG [--fen FEN] [--trace]`
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use super::usage_error;
+use crate::pgn::{GameTags, write_game};
+use crate::recognizer::Config;
+use crate::{parse_fen, replay, sensorlog};
+
+pub fn run(log: &Path, fen: Option<&str>, trace: bool) -> ExitCode {
+    let start = match fen.map(parse_fen).transpose() {
+        Ok(start) => start,
+        Err(message) => return usage_error(&format!("--fen: {message}")),
+    };
+    let readings = match sensorlog::read_file(log) {
+        Ok(readings) => readings,
+        Err(message) => return usage_error(&message),
+    };
+    let config = Config {
+        start,
+        ..Config::default()
+    };
+    let result = replay::replay(&readings, config);
+    if trace {
+        for event in &result.events {
+            eprintln!("{event}");
+        }
+    }
+    let tags = GameTags::default();
+    for game in &result.games {
+        print!("{}", write_game(game, &tags));
+    }
+    ExitCode::SUCCESS
+}

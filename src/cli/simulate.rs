@@ -1,0 +1,63 @@
+//! `boardsight simulate --protocol P [--pgn FILE] [--speed X] [--link PATH]`
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::usage_error;
+use crate::pgn::read_games;
+use crate::protocol::Protocol;
+use crate::sim::device::serve;
+use crate::sim::{HandStyle, sample, script_games};
+
+pub fn run(protocol: Protocol, pgn: Option<&Path>, speed: f64, link: Option<&Path>) -> ExitCode {
+    if !(speed.is_finite() && speed > 0.0) {
+        return usage_error("--speed must be a positive number");
+    }
+    let games = match pgn {
+        None => sample::games(),
+        Some(path) => {
+            let bytes = match std::fs::read(path) {
+                Ok(bytes) => bytes,
+                Err(e) => return usage_error(&format!("{}: {e}", path.display())),
+            };
+            let mut games = Vec::new();
+            for game in read_games(&bytes) {
+                match game {
+                    Ok(game) => games.push(game.game),
+                    Err(e) => eprintln!("boardsight: {}: {e} (skipped)", path.display()),
+                }
+            }
+            if games.is_empty() {
+                return usage_error(&format!("{}: no game to play", path.display()));
+            }
+            games
+        }
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        // Without a handler Ctrl-C still ends the process; with one, the link is removed.
+        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
+    }
+    let script = script_games(&games, &HandStyle::default());
+    let mut announce = |path: &str| {
+        match link {
+            Some(link) => println!(
+                "simulated {protocol} board on {path} (linked at {})",
+                link.display()
+            ),
+            None => println!("simulated {protocol} board on {path}"),
+        }
+        let _ = std::io::stdout().flush();
+    };
+    match serve(protocol, &script, link, speed, &stop, true, &mut announce) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("boardsight: simulated board: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,331 @@
+//! The worker thread itself.
+
+use std::io::{self, Read, Write};
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use serialport::SerialPort;
+use shakmaty::{Bitboard, Chess, Move, Role};
+
+use crate::protocol::{Micros, Protocol};
+use crate::reading::{Reading, TimedReading};
+use crate::recognizer::{BoardStatus, Config, Event, GameRecord, Recognizer};
+
+/// What the user asks of the worker.
+#[derive(Clone, Debug)]
+pub enum Command {
+    /// The promotion piece, for the last move if it was a promotion, else for the next.
+    Promote(Role),
+    /// Take back the last move.
+    Undo,
+    /// Set the board up for a new game from this position.
+    SetUp(Chess),
+    /// Continue this game on the board.
+    Continue(GameRecord),
+    /// Ply `ply` was this candidate.
+    Choose { ply: usize, mv: Move },
+    /// Close the port and end the thread.
+    Disconnect,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConnectionStatus {
+    Connecting,
+    /// The port is open; no reading has come yet.
+    WaitingForData,
+    Connected,
+    /// The port failed or went away; the worker retries.
+    Error(String),
+}
+
+/// What the recognizer knows, after a change.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    /// The current game (empty before the board first shows its start).
+    pub game: GameRecord,
+    /// Every game of the session, the current one last once it has begun.
+    pub games: Vec<GameRecord>,
+    pub position: Chess,
+    pub sensed: Bitboard,
+    pub expected: Bitboard,
+    pub status: BoardStatus,
+    pub ambiguity: Option<(usize, Vec<Move>)>,
+    pub has_started: bool,
+    /// Malformed frames, packets or lines dropped so far.
+    pub dropped: u64,
+}
+
+/// What the worker tells its listener.
+#[derive(Clone, Debug)]
+pub enum Update {
+    Status(ConnectionStatus),
+    /// A reading from the board (or a command turned reading), as recorded in a sensor log.
+    Reading(TimedReading),
+    /// What the recognizer decided.
+    Events(Vec<Event>),
+    Snapshot(Box<Snapshot>),
+}
+
+/// The running worker: send it commands, read its updates.
+pub struct Connection {
+    commands: Sender<Command>,
+    pub updates: Receiver<Update>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Connection {
+    pub fn send(&self, command: Command) {
+        // A worker that already ended has nothing left to do with a command.
+        let _ = self.commands.send(command);
+    }
+
+    /// Closes the port and waits for the thread to end.
+    pub fn disconnect(mut self) {
+        self.stop();
+    }
+
+    fn stop(&mut self) {
+        let _ = self.commands.send(Command::Disconnect);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Starts a worker on the serial port at `path`. `wake` is called after every update, so a
+/// GUI can repaint.
+pub fn connect(
+    path: &str,
+    protocol: Protocol,
+    config: Config,
+    wake: Arc<dyn Fn() + Send + Sync>,
+) -> Connection {
+    let (commands, command_rx) = mpsc::channel();
+    let (update_tx, updates) = mpsc::channel();
+    let path = path.to_owned();
+    let thread = std::thread::Builder::new()
+        .name(format!("board {path}"))
+        .spawn(move || {
+            let mut worker = Worker {
+                path,
+                protocol,
+                recognizer: Recognizer::new(config),
+                started: Instant::now(),
+                updates: update_tx,
+                commands: command_rx,
+                wake,
+                dropped_before: 0,
+                status: None,
+            };
+            worker.run();
+        })
+        .ok();
+    Connection {
+        commands,
+        updates,
+        thread,
+    }
+}
+
+/// Reconnection waits grow to this.
+const MAX_BACKOFF: Duration = Duration::from_secs(2);
+const FIRST_BACKOFF: Duration = Duration::from_millis(100);
+
+struct Worker {
+    path: String,
+    protocol: Protocol,
+    recognizer: Recognizer,
+    started: Instant,
+    updates: Sender<Update>,
+    commands: Receiver<Command>,
+    wake: Arc<dyn Fn() + Send + Sync>,
+    /// Errors counted by earlier sessions (each reconnect starts a fresh codec).
+    dropped_before: u64,
+    status: Option<ConnectionStatus>,
+}
+
+enum Flow {
+    Continue,
+    Stop,
+}
+
+impl Worker {
+    fn micros(&self) -> Micros {
+        self.started.elapsed().as_micros() as Micros
+    }
+
+    fn millis(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+
+    fn send(&self, update: Update) {
+        if self.updates.send(update).is_ok() {
+            (self.wake)();
+        }
+    }
+
+    fn set_status(&mut self, status: ConnectionStatus) {
+        if self.status.as_ref() != Some(&status) {
+            self.status = Some(status.clone());
+            self.send(Update::Status(status));
+        }
+    }
+
+    fn run(&mut self) {
+        let mut backoff = FIRST_BACKOFF;
+        self.send_snapshot(0);
+        loop {
+            self.set_status(ConnectionStatus::Connecting);
+            match serialport::new(&self.path, self.protocol.baud_rate())
+                .timeout(Duration::from_millis(1))
+                .open_native()
+            {
+                Ok(mut port) => {
+                    backoff = FIRST_BACKOFF;
+                    match self.serve(&mut port) {
+                        Ok(Flow::Stop) => return,
+                        Ok(Flow::Continue) => {}
+                        Err(e) => {
+                            self.set_status(ConnectionStatus::Error(format!("{}: {e}", self.path)))
+                        }
+                    }
+                }
+                Err(e) => self.set_status(ConnectionStatus::Error(format!("{}: {e}", self.path))),
+            }
+            // Wait before retrying, still answering commands.
+            let retry_at = Instant::now() + backoff;
+            backoff = (backoff * 2).min(MAX_BACKOFF);
+            while let Some(left) = retry_at.checked_duration_since(Instant::now()) {
+                match self.commands.recv_timeout(left) {
+                    Ok(command) => {
+                        if let Flow::Stop = self.obey(command) {
+                            return;
+                        }
+                    }
+                    Err(RecvTimeoutError::Timeout) => break,
+                    Err(RecvTimeoutError::Disconnected) => return,
+                }
+            }
+        }
+    }
+
+    /// Talks to an open port until it fails (`Err`), or the user disconnects.
+    fn serve(&mut self, port: &mut serialport::TTYPort) -> io::Result<Flow> {
+        let mut session = self.protocol.host();
+        let hello = session.open(self.micros());
+        port.write_all(&hello)?;
+        self.set_status(ConnectionStatus::WaitingForData);
+        port.set_timeout(Duration::from_micros(session.tick_interval().max(500)))?;
+        let mut buffer = [0u8; 1024];
+        let mut readings = Vec::new();
+        loop {
+            loop {
+                match self.commands.try_recv() {
+                    Ok(command) => {
+                        if let Flow::Stop = self.obey(command) {
+                            return Ok(Flow::Stop);
+                        }
+                    }
+                    Err(mpsc::TryRecvError::Empty) => break,
+                    Err(mpsc::TryRecvError::Disconnected) => return Ok(Flow::Stop),
+                }
+            }
+            let reply = match port.read(&mut buffer) {
+                Ok(0) => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "the device closed",
+                    ));
+                }
+                Ok(n) => session.receive(&buffer[..n], self.micros(), &mut readings),
+                // No bytes in time, or a signal interrupted the wait: time passes.
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::TimedOut | io::ErrorKind::Interrupted
+                    ) =>
+                {
+                    session.tick(self.micros(), &mut readings)
+                }
+                Err(e) => return Err(e),
+            };
+            if !reply.is_empty() {
+                port.write_all(&reply)?;
+            }
+            if !readings.is_empty() {
+                self.set_status(ConnectionStatus::Connected);
+                let t = self.millis();
+                let dropped = self.dropped_before + session.dropped();
+                for reading in readings.drain(..) {
+                    self.feed(TimedReading::new(t, reading));
+                }
+                self.send_snapshot(dropped);
+            }
+            if let Err(e) = port_still_there(port) {
+                self.dropped_before += session.dropped();
+                return Err(e);
+            }
+        }
+    }
+
+    fn feed(&mut self, reading: TimedReading) {
+        self.send(Update::Reading(reading));
+        let events = self.recognizer.feed(reading);
+        if !events.is_empty() {
+            self.send(Update::Events(events));
+        }
+    }
+
+    fn obey(&mut self, command: Command) -> Flow {
+        let t = self.millis();
+        let events = match command {
+            Command::Disconnect => return Flow::Stop,
+            // A promotion choice is a reading: it goes into the sensor log too.
+            Command::Promote(role) => {
+                self.feed(TimedReading::new(t, Reading::Promote(role)));
+                Vec::new()
+            }
+            Command::Undo => self.recognizer.undo(t),
+            Command::SetUp(position) => self.recognizer.set_up(position, t),
+            Command::Continue(game) => self.recognizer.continue_game(&game, t),
+            Command::Choose { ply, mv } => {
+                self.recognizer.choose(ply, mv, t);
+                Vec::new()
+            }
+        };
+        if !events.is_empty() {
+            self.send(Update::Events(events));
+        }
+        self.send_snapshot(self.dropped_before);
+        Flow::Continue
+    }
+
+    fn send_snapshot(&self, dropped: u64) {
+        let r = &self.recognizer;
+        self.send(Update::Snapshot(Box::new(Snapshot {
+            game: r.game(),
+            games: r.games(),
+            position: r.position().clone(),
+            sensed: r.sensed(),
+            expected: r.expected_occupancy(),
+            status: r.status().clone(),
+            ambiguity: r.ambiguity(),
+            has_started: r.has_started(),
+            dropped,
+        })));
+    }
+}
+
+/// A pseudo-terminal whose other end closed reads nothing forever on some systems;
+/// checking the modem lines notices a vanished device there too.
+fn port_still_there(port: &mut serialport::TTYPort) -> io::Result<()> {
+    port.bytes_to_read().map(|_| ()).map_err(io::Error::other)
+}

@@ -1,0 +1,330 @@
+//! The simulated device: plays a script of actions in real time over a serial port,
+//! speaking one protocol and answering the host's commands.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serialport::{SerialPort, TTYPort};
+use shakmaty::{Bitboard, Square};
+
+use super::board::PhysicalBoard;
+use super::hands::Action;
+use crate::protocol::{Protocol, centaur, dgt, liboard, text};
+
+/// Timed actions, in milliseconds of script time.
+pub type Script = Vec<(u64, Action)>;
+
+/// LiBoard frames must be apart by a silence; a little more than the 3 ms the host needs.
+const FRAME_GAP: Duration = Duration::from_millis(5);
+const CENTAUR_ADDRESS: [u8; 2] = [0x06, 0x50];
+
+/// Why a run of the device ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// Every action was played.
+    Finished,
+    /// The script unplugs the device for this long.
+    Unplugged(Duration),
+    /// Asked to stop.
+    Stopped,
+}
+
+pub struct Device {
+    protocol: Protocol,
+    board: PhysicalBoard,
+    centaur: centaur::Board,
+    dgt: dgt::Board,
+    speed: f64,
+    started: Instant,
+    next: usize,
+    /// The sensor of this square reads empty until then (Centaur polls).
+    dropout: Option<(Square, Instant)>,
+}
+
+impl Device {
+    /// `speed` 2.0 plays twice as fast as the script's times.
+    pub fn new(protocol: Protocol, speed: f64) -> Self {
+        Self {
+            protocol,
+            board: PhysicalBoard::empty(),
+            centaur: centaur::Board::new(CENTAUR_ADDRESS),
+            dgt: dgt::Board::default(),
+            speed: speed.max(0.01),
+            started: Instant::now(),
+            next: 0,
+            dropout: None,
+        }
+    }
+
+    pub fn board(&self) -> &PhysicalBoard {
+        &self.board
+    }
+
+    fn script_time(&self) -> u64 {
+        (self.started.elapsed().as_secs_f64() * 1000.0 * self.speed) as u64
+    }
+
+    fn scaled(&self, ms: u64) -> Duration {
+        Duration::from_secs_f64(ms as f64 / 1000.0 / self.speed)
+    }
+
+    /// Plays the script from where it stopped until it ends, unplugs or `stop` is set.
+    pub fn run(
+        &mut self,
+        port: &mut dyn SerialPort,
+        script: &Script,
+        stop: &AtomicBool,
+    ) -> io::Result<Ended> {
+        port.set_timeout(Duration::from_millis(2))?;
+        let mut buffer = [0u8; 512];
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                return Ok(Ended::Stopped);
+            }
+            while let Some((at, action)) = script.get(self.next) {
+                if *at > self.script_time() {
+                    break;
+                }
+                self.next += 1;
+                if let Action::Unplug(ms) = action {
+                    return Ok(Ended::Unplugged(self.scaled(*ms)));
+                }
+                self.perform(port, action)?;
+            }
+            match port.read(&mut buffer) {
+                Ok(0) => {}
+                Ok(n) => {
+                    let replies = self.answer(&buffer[..n]);
+                    port.write_all(&replies)?;
+                }
+                // A signal (Ctrl-C) interrupts the wait; `stop` says whether to go on.
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::TimedOut
+                            | io::ErrorKind::WouldBlock
+                            | io::ErrorKind::Interrupted
+                    ) => {}
+                Err(e) => return Err(e),
+            }
+            if self.next >= script.len() {
+                return Ok(Ended::Finished);
+            }
+        }
+    }
+
+    /// Keeps answering the host (a board stays connected) until `stop` is set.
+    pub fn idle(&mut self, port: &mut dyn SerialPort, stop: &AtomicBool) -> io::Result<()> {
+        let nothing = Vec::new();
+        while !stop.load(Ordering::Relaxed) {
+            self.run(port, &nothing, stop)?;
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Ok(())
+    }
+
+    fn answer(&mut self, bytes: &[u8]) -> Vec<u8> {
+        match self.protocol {
+            Protocol::Centaur => {
+                let mut occupancy = self.board.occupancy();
+                if let Some((square, until)) = self.dropout {
+                    if Instant::now() < until {
+                        occupancy.discard(square);
+                    } else {
+                        self.dropout = None;
+                    }
+                }
+                let time_ms = self.started.elapsed().as_millis() as u64;
+                self.centaur.receive(bytes, occupancy, time_ms)
+            }
+            Protocol::Dgt => self.dgt.receive(bytes, self.board.pieces()),
+            Protocol::Liboard | Protocol::Text => Vec::new(),
+        }
+    }
+
+    fn send_occupancy(&self, port: &mut dyn SerialPort, occupancy: Bitboard) -> io::Result<()> {
+        match self.protocol {
+            Protocol::Liboard => {
+                port.write_all(&liboard::encode(occupancy))?;
+                port.flush()?;
+                std::thread::sleep(FRAME_GAP);
+            }
+            Protocol::Text => port.write_all(&text::encode(occupancy))?,
+            Protocol::Centaur | Protocol::Dgt => {}
+        }
+        Ok(())
+    }
+
+    fn perform(&mut self, port: &mut dyn SerialPort, action: &Action) -> io::Result<()> {
+        match action {
+            Action::Garbage(bytes) => {
+                port.write_all(bytes)?;
+                port.flush()?;
+                std::thread::sleep(FRAME_GAP);
+            }
+            Action::TornFrame => {
+                let torn: &[u8] = match self.protocol {
+                    Protocol::Liboard => &liboard::encode(self.board.occupancy())[..3],
+                    Protocol::Centaur => &[0x85, 0x00, 0x0a, 0x06],
+                    Protocol::Dgt => &[0x8E, 0x00],
+                    Protocol::Text => b"0101\n",
+                };
+                port.write_all(torn)?;
+                port.flush()?;
+                std::thread::sleep(FRAME_GAP);
+            }
+            Action::Dropout(square, ms) => {
+                let without = self.board.occupancy().without(*square);
+                match self.protocol {
+                    Protocol::Centaur => {
+                        self.dropout = Some((*square, Instant::now() + self.scaled(*ms)));
+                    }
+                    Protocol::Liboard | Protocol::Text => {
+                        self.send_occupancy(port, without)?;
+                        std::thread::sleep(self.scaled(*ms));
+                        self.send_occupancy(port, self.board.occupancy())?;
+                    }
+                    // A DGT board reads piece identities; a flicker is not reported.
+                    Protocol::Dgt => {}
+                }
+            }
+            Action::Unplug(_) => {}
+            Action::Lift(_) | Action::Place(..) | Action::SetUp(_) => {
+                let changes = self.board.apply(action);
+                match self.protocol {
+                    Protocol::Liboard | Protocol::Text => {
+                        if !changes.is_empty() {
+                            self.send_occupancy(port, self.board.occupancy())?;
+                        }
+                    }
+                    Protocol::Centaur => {
+                        // Setting up lifts and places pieces too; the board hears each.
+                        for (square, piece) in changes {
+                            self.centaur.record(match piece {
+                                Some(_) => centaur::BoardEvent::Place(square),
+                                None => centaur::BoardEvent::Lift(square),
+                            });
+                        }
+                    }
+                    Protocol::Dgt => {
+                        for (square, piece) in changes {
+                            port.write_all(&self.dgt.changed(square, piece))?;
+                        }
+                    }
+                }
+            }
+        }
+        port.flush()
+    }
+}
+
+/// A pseudo-terminal, with a symlink to its device path as a USB board's would have.
+pub struct PtyLink {
+    link: Option<PathBuf>,
+    master: Option<TTYPort>,
+    /// Held open so the master never reads "no one is there" between connections.
+    slave: Option<TTYPort>,
+}
+
+impl PtyLink {
+    pub fn open(link: Option<&Path>) -> io::Result<Self> {
+        let mut pty = Self {
+            link: link.map(Path::to_owned),
+            master: None,
+            slave: None,
+        };
+        pty.plug()?;
+        Ok(pty)
+    }
+
+    /// The device path of the terminal the host opens.
+    pub fn device_path(&self) -> Option<String> {
+        self.slave.as_ref().and_then(SerialPort::name)
+    }
+
+    pub fn port(&mut self) -> Option<&mut TTYPort> {
+        self.master.as_mut()
+    }
+
+    /// Closes the terminal and removes the link, as pulling the USB cable does.
+    pub fn unplug(&mut self) {
+        self.remove_link();
+        self.master = None;
+        self.slave = None;
+    }
+
+    /// A new terminal at the same link.
+    pub fn plug(&mut self) -> io::Result<()> {
+        let (master, slave) = TTYPort::pair().map_err(io::Error::other)?;
+        let path = slave
+            .name()
+            .ok_or_else(|| io::Error::other("the pseudo-terminal has no name"))?;
+        if let Some(link) = &self.link {
+            // Replace an old link (from an earlier run or plug), never a real file.
+            if std::fs::symlink_metadata(link).is_ok_and(|m| m.file_type().is_symlink()) {
+                std::fs::remove_file(link)?;
+            }
+            std::os::unix::fs::symlink(&path, link)?;
+        }
+        self.master = Some(master);
+        self.slave = Some(slave);
+        Ok(())
+    }
+}
+
+impl PtyLink {
+    fn remove_link(&self) {
+        if let Some(link) = &self.link {
+            let _ = std::fs::remove_file(link);
+        }
+    }
+}
+
+impl Drop for PtyLink {
+    fn drop(&mut self) {
+        self.remove_link();
+    }
+}
+
+/// Plays `script` on a pseudo-terminal (linked at `link`), unplugging when the script says
+/// so; then stays connected, answering the host, until `stop` is set (or returns if
+/// `linger` is false).
+pub fn serve(
+    protocol: Protocol,
+    script: &Script,
+    link: Option<&Path>,
+    speed: f64,
+    stop: &AtomicBool,
+    linger: bool,
+    on_ready: &mut dyn FnMut(&str),
+) -> io::Result<()> {
+    let mut pty = PtyLink::open(link)?;
+    if let Some(path) = pty.device_path() {
+        on_ready(&path);
+    }
+    let mut device = Device::new(protocol, speed);
+    loop {
+        let Some(port) = pty.port() else {
+            return Err(io::Error::other("no terminal"));
+        };
+        match device.run(port, script, stop)? {
+            Ended::Unplugged(pause) => {
+                pty.unplug();
+                std::thread::sleep(pause);
+                pty.plug()?;
+                if let Some(path) = pty.device_path() {
+                    on_ready(&path);
+                }
+            }
+            Ended::Stopped => return Ok(()),
+            Ended::Finished => {
+                if linger && let Some(port) = pty.port() {
+                    device.idle(port, stop)?;
+                }
+                return Ok(());
+            }
+        }
+    }
+}

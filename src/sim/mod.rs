@@ -1,0 +1,11 @@
+//! The simulated board: plays games the way a person handles pieces, and speaks any of the
+//! protocols over a serial port (a pseudo-terminal), answering the commands of those that poll.
+
+pub mod board;
+pub mod device;
+pub mod hands;
+pub mod sample;
+
+pub use board::PhysicalBoard;
+pub use device::{Device, Script};
+pub use hands::{Action, HandStyle, script_games};

@@ -1,0 +1,113 @@
+//! `boardsight simulate` and `boardsight listen` as separate processes on a real pty.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn boardsight() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_boardsight"))
+}
+
+fn wait_for(path: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !path.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "{} never appeared",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn listen_records_what_a_simulated_board_plays() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let link = dir.path().join("board");
+    let pgn = dir.path().join("games.pgn");
+    let log = dir.path().join("session.log");
+    let mut simulator = boardsight()
+        .args([
+            "simulate",
+            "--protocol",
+            "centaur",
+            "--speed",
+            "10",
+            "--link",
+        ])
+        .arg(&link)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("simulate starts");
+    wait_for(&link);
+    let listen = boardsight()
+        .args([
+            "listen",
+            "--protocol",
+            "centaur",
+            "--idle-exit",
+            "3",
+            "--port",
+        ])
+        .arg(&link)
+        .arg("--pgn")
+        .arg(&pgn)
+        .arg("--record")
+        .arg(&log)
+        .output()
+        .expect("listen runs");
+    // Ctrl-C for the simulator: it removes its link and ends cleanly.
+    let _ = Command::new("kill")
+        .args(["-INT", &simulator.id().to_string()])
+        .status();
+    let status = simulator.wait().expect("simulator ends");
+    assert!(status.success(), "{status:?}");
+    assert!(!link.exists(), "the link is removed");
+
+    assert_eq!(listen.status.code(), Some(0));
+    let printed = String::from_utf8(listen.stdout).expect("utf-8");
+    assert!(printed.contains("1. e4"), "{printed}");
+    assert!(printed.contains("7... O-O-O"), "{printed}");
+    let games = std::fs::read_to_string(&pgn).expect("the PGN was written");
+    assert_eq!(games.matches("[Event ").count(), 2, "{games}");
+    assert!(games.contains("6. O-O Qd7 7. d4 O-O-O"), "{games}");
+    assert!(games.contains("6. c8=Q+ Rxc8"), "{games}");
+    // The recording replays to the same games.
+    let replayed = boardsight()
+        .arg("replay")
+        .arg(&log)
+        .output()
+        .expect("replay runs");
+    let replayed = String::from_utf8(replayed.stdout).expect("utf-8");
+    let moves = |text: &str| {
+        text.lines()
+            .filter(|l| !l.starts_with('['))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(moves(&replayed), moves(&games));
+}
+
+#[test]
+fn listen_refuses_a_missing_port_or_an_unknown_protocol() {
+    let output = boardsight()
+        .args([
+            "listen",
+            "--port",
+            "/dev/no-such-board",
+            "--protocol",
+            "liboard",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("no serial port at /dev/no-such-board")
+    );
+    let output = boardsight()
+        .args(["listen", "--port", "/dev/null", "--protocol", "morse"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unknown protocol 'morse'"));
+}

@@ -1,0 +1,229 @@
+//! Simulated board → real pseudo-terminal → serial worker → recognizer, for every protocol.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use boardsight::connection::{ConnectionStatus, Snapshot, Update, connect};
+use boardsight::protocol::Protocol;
+use boardsight::recognizer::{Config, GameRecord};
+use boardsight::sim::device::{Script, serve};
+use boardsight::sim::{Action, HandStyle, sample, script_games};
+use shakmaty::san::San;
+use shakmaty::{Chess, Position};
+
+const SPEED: f64 = 8.0;
+
+/// Hands faster than people, but slow enough at `SPEED` that a capture's victim square
+/// stays empty longer than sensor noise does.
+fn quick_hands() -> HandStyle {
+    HandStyle {
+        think_ms: 300,
+        step_ms: 900,
+        ..HandStyle::default()
+    }
+}
+
+fn game(text: &str) -> GameRecord {
+    let mut position = Chess::default();
+    let mut game = GameRecord::new(Chess::default());
+    for token in text.split_whitespace() {
+        let m = token
+            .parse::<San>()
+            .expect("san")
+            .to_move(&position)
+            .expect("legal");
+        position.play_unchecked(m);
+        game.moves.push(m);
+    }
+    game
+}
+
+struct Run {
+    games: Vec<GameRecord>,
+    dropped: u64,
+    statuses: Vec<ConnectionStatus>,
+}
+
+/// Serves `script` on a pty at a fresh link, connects a worker to the link, and collects
+/// until the games match `expected` (or a generous timeout passes).
+fn run(protocol: Protocol, script: Script, expected: &[GameRecord]) -> Run {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let link = dir.path().join("board");
+    let stop = Arc::new(AtomicBool::new(false));
+    let server = {
+        let link = link.clone();
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            serve(
+                protocol,
+                &script,
+                Some(&link),
+                SPEED,
+                &stop,
+                true,
+                &mut |_| {},
+            )
+            .expect("the simulated board runs")
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !Path::new(&link).exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let link_path = link.to_str().expect("utf-8").to_owned();
+    let connection = connect(&link_path, protocol, Config::default(), Arc::new(|| {}));
+    let mut last: Option<Snapshot> = None;
+    let mut statuses = Vec::new();
+    let mut readings = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(90);
+    while Instant::now() < deadline {
+        match connection.updates.recv_timeout(Duration::from_millis(200)) {
+            Ok(Update::Snapshot(snapshot)) => {
+                let done = snapshot.games == expected;
+                last = Some(*snapshot);
+                if done {
+                    break;
+                }
+            }
+            Ok(Update::Status(status)) => statuses.push(status),
+            Ok(Update::Reading(reading)) => readings.push(reading),
+            Ok(_) => {}
+            Err(_) => {}
+        }
+    }
+    connection.disconnect();
+    stop.store(true, Ordering::Relaxed);
+    server.join().expect("server thread");
+    let last = last.expect("at least one snapshot");
+    if last.games != expected {
+        // Keep what the board sent, to replay with `boardsight replay --trace`.
+        let path = std::env::temp_dir().join(format!("boardsight-{protocol}-failed.log"));
+        let mut bytes = Vec::new();
+        boardsight::sensorlog::write(&mut bytes, &readings).expect("in memory");
+        let _ = std::fs::write(&path, bytes);
+        eprintln!("sensor log of the failed run: {}", path.display());
+    }
+    Run {
+        games: last.games,
+        dropped: last.dropped,
+        statuses,
+    }
+}
+
+fn uci_games(games: &[GameRecord]) -> Vec<Vec<String>> {
+    games
+        .iter()
+        .map(|g| {
+            g.moves
+                .iter()
+                .map(|&m| shakmaty::uci::UciMove::from_standard(m).to_string())
+                .collect()
+        })
+        .collect()
+}
+
+fn plays_the_sample_games(protocol: Protocol) {
+    let games = sample::games();
+    let script = script_games(&games, &quick_hands());
+    let result = run(protocol, script, &games);
+    assert_eq!(uci_games(&result.games), uci_games(&games), "{protocol}");
+    assert!(result.statuses.contains(&ConnectionStatus::Connected));
+}
+
+#[test]
+fn liboard_plays_real_games_through_a_pty() {
+    plays_the_sample_games(Protocol::Liboard);
+}
+
+#[test]
+fn centaur_plays_real_games_through_a_pty() {
+    plays_the_sample_games(Protocol::Centaur);
+}
+
+#[test]
+fn dgt_plays_real_games_through_a_pty() {
+    plays_the_sample_games(Protocol::Dgt);
+}
+
+#[test]
+fn text_lines_play_real_games_through_a_pty() {
+    plays_the_sample_games(Protocol::Text);
+}
+
+#[test]
+fn a_dgt_board_names_the_underpromotion_piece() {
+    let games = vec![game(
+        "d4 e5 dxe5 d6 exd6 Be6 dxc7 Qxd1+ Kxd1 Nc6 c8=N Rxc8 e4",
+    )];
+    let script = script_games(&games, &quick_hands());
+    let result = run(Protocol::Dgt, script, &games);
+    assert_eq!(uci_games(&result.games), uci_games(&games));
+}
+
+/// Inserts actions into a script after its `at`-th action; what follows is played
+/// `delay_ms` of script time later.
+fn insert_after(mut script: Script, at: usize, actions: Vec<Action>, delay_ms: u64) -> Script {
+    let t = script[at].0 + 1;
+    for (_, (time, _)) in script.iter_mut().enumerate().skip(at + 1) {
+        *time += delay_ms;
+    }
+    for (i, action) in actions.into_iter().enumerate() {
+        script.insert(at + 1 + i, (t, action));
+    }
+    script
+}
+
+#[test]
+fn garbage_and_torn_frames_mid_game_are_counted_and_the_game_is_right() {
+    for protocol in Protocol::ALL {
+        let games = vec![sample::games().remove(0)];
+        let script = script_games(&games, &quick_hands());
+        let middle = script.len() / 2;
+        let script = insert_after(
+            script,
+            middle,
+            vec![
+                Action::Garbage(vec![0x13, 0x85, 0x00, 0xff, 0x8e, 0x7f, 0x42, 0x0a, 0x21]),
+                Action::TornFrame,
+            ],
+            0,
+        );
+        let result = run(protocol, script, &games);
+        assert_eq!(uci_games(&result.games), uci_games(&games), "{protocol}");
+        assert!(result.dropped > 0, "{protocol}: errors are counted");
+    }
+}
+
+#[test]
+fn an_unplugged_board_reconnects_and_the_game_goes_on() {
+    for protocol in [Protocol::Liboard, Protocol::Centaur] {
+        let games = vec![sample::games().remove(0)];
+        let script = script_games(&games, &quick_hands());
+        let middle = script.len() / 2;
+        // Three seconds without the board, then it is back at the same link; the players
+        // wait for it (the worker retries at least every two seconds) before going on.
+        let pause = 3000 * SPEED as u64;
+        let script = insert_after(
+            script,
+            middle,
+            vec![Action::Unplug(pause)],
+            pause + 3000 * SPEED as u64,
+        );
+        let result = run(protocol, script, &games);
+        assert_eq!(
+            uci_games(&result.games),
+            uci_games(&games),
+            "{protocol}: no move lost or doubled"
+        );
+        assert!(
+            result
+                .statuses
+                .iter()
+                .any(|s| matches!(s, ConnectionStatus::Error(_))),
+            "{protocol}: the unplug was noticed: {:?}",
+            result.statuses
+        );
+    }
+}

@@ -125,7 +125,7 @@ fn move_number(ply: usize, first_mover: Color) -> String {
     let offset = usize::from(first_mover == Color::Black);
     let index = ply - 1 + offset;
     let number = index / 2 + 1;
-    if index % 2 == 0 {
+    if index.is_multiple_of(2) {
         format!("{number}.")
     } else {
         format!("{number}...")

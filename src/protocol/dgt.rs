@@ -160,10 +160,7 @@ impl HostSession for Host {
 
     fn receive(&mut self, bytes: &[u8], now: Micros, readings: &mut Vec<Reading>) -> Vec<u8> {
         self.buffer.extend_from_slice(bytes);
-        loop {
-            let Some(&id) = self.buffer.first() else {
-                break;
-            };
+        while let Some(&id) = self.buffer.first() {
             let header_ok = id & 0x80 != 0
                 && self.buffer.get(1).is_none_or(|&b| b < 0x80)
                 && self.buffer.get(2).is_none_or(|&b| b < 0x80);
@@ -180,7 +177,7 @@ impl HostSession for Host {
                 FIELD_UPDATE => Some(5),
                 _ => None,
             };
-            if len < 3 || len > 1024 || expected.is_some_and(|e| e != len) {
+            if !(3..=1024).contains(&len) || expected.is_some_and(|e| e != len) {
                 self.skip();
                 continue;
             }

@@ -17,6 +17,10 @@ use boardsight::protocol::Protocol;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Open a sensor log in the app's timeline (without a command, the app starts on
+    /// its built-in simulated board).
+    #[arg(long, value_name = "LOG")]
+    open: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -85,7 +89,8 @@ enum PgnCommand {
 }
 
 fn main() -> ExitCode {
-    match Cli::parse().command {
+    let cli = Cli::parse();
+    match cli.command {
         Some(Command::Replay { log, fen, trace }) => cli::replay::run(&log, fen.as_deref(), trace),
         Some(Command::Pgn {
             command: PgnCommand::Check { file },
@@ -112,8 +117,17 @@ fn main() -> ExitCode {
             fen: fen.as_deref(),
         }),
         None => {
-            println!("{}", <Cli as clap::CommandFactory>::command().render_help());
-            ExitCode::SUCCESS
+            let options = boardsight::app::StartOptions {
+                open_log: cli.open,
+                autosave: boardsight::pgn::autosave::Autosave::in_data_dir(),
+            };
+            match boardsight::app::run(options) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("boardsight: the window could not open: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
     }
 }

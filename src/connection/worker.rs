@@ -10,7 +10,7 @@ use serialport::SerialPort;
 use shakmaty::{Bitboard, Chess, Move, Role};
 
 use crate::protocol::{Micros, Protocol};
-use crate::reading::{Reading, TimedReading};
+use crate::reading::{Orientation, Reading, TimedReading};
 use crate::recognizer::{BoardStatus, Config, Event, GameRecord, Recognizer};
 
 /// What the user asks of the worker.
@@ -26,6 +26,8 @@ pub enum Command {
     Continue(GameRecord),
     /// Ply `ply` was this candidate.
     Choose { ply: usize, mv: Move },
+    /// How the board's sensors are wired, applied to every reading from now on.
+    Orient(Orientation),
     /// Close the port and end the thread.
     Disconnect,
 }
@@ -53,8 +55,27 @@ pub struct Snapshot {
     pub status: BoardStatus,
     pub ambiguity: Option<(usize, Vec<Move>)>,
     pub has_started: bool,
+    /// The piece the next promotion will get.
+    pub pending_promotion: Role,
     /// Malformed frames, packets or lines dropped so far.
     pub dropped: u64,
+}
+
+impl Snapshot {
+    pub fn of(r: &Recognizer, dropped: u64) -> Self {
+        Self {
+            game: r.game(),
+            games: r.games(),
+            position: r.position().clone(),
+            sensed: r.sensed(),
+            expected: r.expected_occupancy(),
+            status: r.status().clone(),
+            ambiguity: r.ambiguity(),
+            has_started: r.has_started(),
+            pending_promotion: r.pending_promotion(),
+            dropped,
+        }
+    }
 }
 
 /// What the worker tells its listener.
@@ -124,6 +145,7 @@ pub fn connect(
                 wake,
                 dropped_before: 0,
                 status: None,
+                orientation: Orientation::default(),
             };
             worker.run();
         })
@@ -150,6 +172,7 @@ struct Worker {
     /// Errors counted by earlier sessions (each reconnect starts a fresh codec).
     dropped_before: u64,
     status: Option<ConnectionStatus>,
+    orientation: Orientation,
 }
 
 enum Flow {
@@ -265,7 +288,7 @@ impl Worker {
                 let t = self.millis();
                 let dropped = self.dropped_before + session.dropped();
                 for reading in readings.drain(..) {
-                    self.feed(TimedReading::new(t, reading));
+                    self.feed(TimedReading::new(t, self.orientation.apply(reading)));
                 }
                 self.send_snapshot(dropped);
             }
@@ -300,6 +323,10 @@ impl Worker {
                 self.recognizer.choose(ply, mv, t);
                 Vec::new()
             }
+            Command::Orient(orientation) => {
+                self.orientation = orientation;
+                Vec::new()
+            }
         };
         if !events.is_empty() {
             self.send(Update::Events(events));
@@ -309,18 +336,10 @@ impl Worker {
     }
 
     fn send_snapshot(&self, dropped: u64) {
-        let r = &self.recognizer;
-        self.send(Update::Snapshot(Box::new(Snapshot {
-            game: r.game(),
-            games: r.games(),
-            position: r.position().clone(),
-            sensed: r.sensed(),
-            expected: r.expected_occupancy(),
-            status: r.status().clone(),
-            ambiguity: r.ambiguity(),
-            has_started: r.has_started(),
+        self.send(Update::Snapshot(Box::new(Snapshot::of(
+            &self.recognizer,
             dropped,
-        })));
+        ))));
     }
 }
 

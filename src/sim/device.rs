@@ -115,6 +115,29 @@ impl Device {
         }
     }
 
+    /// Performs actions as they arrive (a person at a virtual board), answering the host,
+    /// until `stop` is set or the sender goes away.
+    pub fn run_live(
+        &mut self,
+        port: &mut dyn SerialPort,
+        actions: &std::sync::mpsc::Receiver<Action>,
+        stop: &AtomicBool,
+    ) -> io::Result<()> {
+        let nothing = Vec::new();
+        loop {
+            loop {
+                match actions.try_recv() {
+                    Ok(action) => self.perform(port, &action)?,
+                    Err(std::sync::mpsc::TryRecvError::Empty) => break,
+                    Err(std::sync::mpsc::TryRecvError::Disconnected) => return Ok(()),
+                }
+            }
+            if self.run(port, &nothing, stop)? == Ended::Stopped {
+                return Ok(());
+            }
+        }
+    }
+
     /// Keeps answering the host (a board stays connected) until `stop` is set.
     pub fn idle(&mut self, port: &mut dyn SerialPort, stop: &AtomicBool) -> io::Result<()> {
         let nothing = Vec::new();

@@ -1,0 +1,222 @@
+//! The raw sensor grid beside the board: what the board senses now, coloured by what it
+//! means for the recognised position.
+
+use eframe::egui;
+use std::time::{Duration, Instant};
+
+use egui::{Color32, Rect, Sense, Stroke, StrokeKind, Vec2};
+use shakmaty::{Bitboard, Square};
+
+use super::board_view::{DARK, LIGHT, draw_coordinates, is_light, square_rect};
+use crate::recognizer::BoardStatus;
+use crate::recognizer::event::squares;
+
+/// What one sensor square means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SquareMeaning {
+    /// Occupied, as the position says.
+    Agrees,
+    /// Empty, as the position says.
+    Empty,
+    /// The position has a piece here but the board reads empty: lifted.
+    Lifted,
+    /// A piece where the position has none.
+    Unexpected,
+    /// Part of a move being made.
+    InProgress,
+    /// Part of an illegal state: it must change back.
+    Illegal,
+}
+
+pub const FLASH: Duration = Duration::from_millis(600);
+
+pub fn meaning(
+    square: Square,
+    sensed: Bitboard,
+    expected: Bitboard,
+    status: &BoardStatus,
+) -> SquareMeaning {
+    let occupied = sensed.contains(square);
+    match status {
+        BoardStatus::Illegal { put_back, remove } if (*put_back | *remove).contains(square) => {
+            SquareMeaning::Illegal
+        }
+        BoardStatus::Waiting { lifted, placed } if (*lifted | *placed).contains(square) => {
+            SquareMeaning::InProgress
+        }
+        _ => match (occupied, expected.contains(square)) {
+            (true, true) => SquareMeaning::Agrees,
+            (false, false) => SquareMeaning::Empty,
+            (false, true) => SquareMeaning::Lifted,
+            (true, false) => SquareMeaning::Unexpected,
+        },
+    }
+}
+
+fn fill(meaning: SquareMeaning) -> Option<Color32> {
+    match meaning {
+        SquareMeaning::Agrees | SquareMeaning::Empty => None,
+        SquareMeaning::Lifted => Some(Color32::from_rgb(240, 160, 40)),
+        SquareMeaning::Unexpected => Some(Color32::from_rgb(150, 90, 210)),
+        SquareMeaning::InProgress => Some(Color32::from_rgb(240, 220, 60)),
+        SquareMeaning::Illegal => Some(Color32::from_rgb(220, 40, 40)),
+    }
+}
+
+fn describe(meaning: SquareMeaning) -> &'static str {
+    match meaning {
+        SquareMeaning::Agrees => "occupied",
+        SquareMeaning::Empty => "empty",
+        SquareMeaning::Lifted => "empty, piece lifted",
+        SquareMeaning::Unexpected => "occupied, unexpected",
+        SquareMeaning::InProgress => "move in progress",
+        SquareMeaning::Illegal => "must change",
+    }
+}
+
+/// The plain-language banner for an illegal state.
+pub fn illegal_banner(status: &BoardStatus) -> Option<String> {
+    let BoardStatus::Illegal { put_back, remove } = status else {
+        return None;
+    };
+    let mut parts = Vec::new();
+    if !put_back.is_empty() {
+        let list = squares(*put_back).replace(',', ", ");
+        parts.push(if put_back.count() == 1 {
+            format!("Put a piece back on {list}")
+        } else {
+            format!("Put pieces back on {list}")
+        });
+    }
+    if !remove.is_empty() {
+        let list = squares(*remove).replace(',', ", ");
+        parts.push(if remove.count() == 1 {
+            format!("Remove the piece on {list}")
+        } else {
+            format!("Remove the pieces on {list}")
+        });
+    }
+    Some(parts.join(" · "))
+}
+
+/// Draws the grid; returns the square clicked (a virtual board lifts or places there).
+#[allow(clippy::too_many_arguments)]
+pub fn show(
+    ui: &mut egui::Ui,
+    sensed: Bitboard,
+    expected: Bitboard,
+    status: &BoardStatus,
+    flashes: &[(Square, Instant)],
+    flipped: bool,
+    side: f32,
+    clickable: bool,
+) -> Option<Square> {
+    let (rect, _) = ui.allocate_exact_size(Vec2::splat(side), Sense::hover());
+    let painter = ui.painter_at(rect);
+    let now = Instant::now();
+    let mut clicked = None;
+    for square in Square::ALL {
+        let cell = square_rect(rect, square, flipped);
+        let base = if is_light(square) { LIGHT } else { DARK };
+        painter.rect_filled(cell, 0.0, base.gamma_multiply(0.55));
+        let meaning = meaning(square, sensed, expected, status);
+        if let Some(color) = fill(meaning) {
+            painter.rect_filled(cell.shrink(1.0), 2.0, color);
+        }
+        if sensed.contains(square) {
+            painter.circle_filled(cell.center(), cell.width() * 0.28, Color32::from_gray(35));
+        }
+        if let Some((_, at)) = flashes.iter().rev().find(|(s, _)| *s == square) {
+            let age = now.saturating_duration_since(*at);
+            if age < FLASH {
+                let alpha = 1.0 - age.as_secs_f32() / FLASH.as_secs_f32();
+                painter.rect_stroke(
+                    cell.shrink(2.0),
+                    2.0,
+                    Stroke::new(3.0, Color32::from_rgb(30, 160, 255).gamma_multiply(alpha)),
+                    StrokeKind::Inside,
+                );
+            }
+        }
+        let sense = if clickable {
+            Sense::click()
+        } else {
+            Sense::hover()
+        };
+        let response = ui.interact(cell, ui.scope_id().with(("sensor", square)), sense);
+        let label = format!("sensor {square}: {}", describe(meaning));
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Cell, true, &label));
+        if response.clicked() {
+            clicked = Some(square);
+        }
+    }
+    draw_coordinates(&painter, rect, flipped);
+    painter.rect_stroke(rect, 0.0, Stroke::new(1.0, DARK), StrokeKind::Outside);
+    clicked
+}
+
+/// The rectangle of the grid square under a point, for tests.
+pub fn cell(rect: Rect, square: Square, flipped: bool) -> Rect {
+    square_rect(rect, square, flipped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_banner_says_what_to_put_back_and_what_to_remove() {
+        let status = BoardStatus::Illegal {
+            put_back: Bitboard::from_square(Square::E2),
+            remove: Bitboard::from_square(Square::E5),
+        };
+        assert_eq!(
+            illegal_banner(&status).as_deref(),
+            Some("Put a piece back on e2 · Remove the piece on e5")
+        );
+        let status = BoardStatus::Illegal {
+            put_back: Bitboard::from_square(Square::D7).with(Square::E7),
+            remove: Bitboard::EMPTY,
+        };
+        assert_eq!(
+            illegal_banner(&status).as_deref(),
+            Some("Put pieces back on d7, e7")
+        );
+        assert_eq!(illegal_banner(&BoardStatus::Settled), None);
+    }
+
+    #[test]
+    fn squares_are_coloured_by_what_they_mean() {
+        let expected = Bitboard::from_square(Square::E2);
+        let sensed = Bitboard::from_square(Square::E4);
+        let settled = BoardStatus::Settled;
+        assert_eq!(
+            meaning(Square::E2, sensed, expected, &settled),
+            SquareMeaning::Lifted
+        );
+        assert_eq!(
+            meaning(Square::E4, sensed, expected, &settled),
+            SquareMeaning::Unexpected
+        );
+        assert_eq!(
+            meaning(Square::A1, sensed, expected, &settled),
+            SquareMeaning::Empty
+        );
+        let waiting = BoardStatus::Waiting {
+            lifted: expected,
+            placed: sensed,
+        };
+        assert_eq!(
+            meaning(Square::E4, sensed, expected, &waiting),
+            SquareMeaning::InProgress
+        );
+        let illegal = BoardStatus::Illegal {
+            put_back: expected,
+            remove: Bitboard::EMPTY,
+        };
+        assert_eq!(
+            meaning(Square::E2, sensed, expected, &illegal),
+            SquareMeaning::Illegal
+        );
+    }
+}

@@ -1,0 +1,96 @@
+//! What the app remembers between runs, stored by eframe as RON. New fields default, so
+//! old files keep loading; a file that cannot be read falls back to defaults, with a warning.
+
+use serde::{Deserialize, Serialize};
+
+use crate::reading::Orientation;
+
+const KEY: &str = "boardsight-settings";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// The serial port last connected to.
+    pub port: Option<String>,
+    /// The protocol last used, by name.
+    pub protocol: String,
+    /// Whether the board is shown from Black's side.
+    pub board_flipped: bool,
+    /// How the board's sensors are wired relative to the squares.
+    pub sensor_orientation: Orientation,
+    pub dark_theme: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            port: None,
+            protocol: "liboard".into(),
+            board_flipped: false,
+            sensor_orientation: Orientation::default(),
+            dark_theme: true,
+        }
+    }
+}
+
+impl Settings {
+    /// The stored settings, or the defaults and a warning saying why they were not used.
+    pub fn load(storage: Option<&dyn eframe::Storage>) -> (Self, Option<String>) {
+        let Some(text) = storage.and_then(|s| s.get_string(KEY)) else {
+            return (Self::default(), None);
+        };
+        Self::from_ron(&text)
+    }
+
+    pub fn from_ron(text: &str) -> (Self, Option<String>) {
+        match ron::from_str(text) {
+            Ok(settings) => (settings, None),
+            Err(e) => (
+                Self::default(),
+                Some(format!(
+                    "The saved settings could not be read ({e}); using the defaults."
+                )),
+            ),
+        }
+    }
+
+    pub fn to_ron(&self) -> String {
+        ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default()).unwrap_or_default()
+    }
+
+    pub fn save(&self, storage: &mut dyn eframe::Storage) {
+        storage.set_string(KEY, self.to_ron());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_round_trip_and_old_files_still_load() {
+        let settings = Settings {
+            port: Some("/dev/ttyUSB0".into()),
+            protocol: "dgt".into(),
+            board_flipped: true,
+            sensor_orientation: Orientation {
+                quarter_turns: 1,
+                mirrored: true,
+            },
+            dark_theme: false,
+        };
+        assert_eq!(Settings::from_ron(&settings.to_ron()), (settings, None));
+        // A file from an older version, without the newer fields.
+        let (old, warning) = Settings::from_ron("(port: Some(\"/dev/ttyACM0\"))");
+        assert_eq!(old.port.as_deref(), Some("/dev/ttyACM0"));
+        assert_eq!(old.protocol, "liboard");
+        assert!(warning.is_none());
+    }
+
+    #[test]
+    fn a_corrupt_file_falls_back_to_defaults_with_a_warning() {
+        let (settings, warning) = Settings::from_ron("(port: Some(12, oops");
+        assert_eq!(settings, Settings::default());
+        assert!(warning.is_some_and(|w| w.contains("could not be read")));
+    }
+}

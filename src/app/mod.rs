@@ -60,14 +60,14 @@ pub fn run(options: StartOptions) -> eframe::Result {
 /// Where the readings come from.
 enum Source {
     /// The built-in simulated board, through the serial worker.
-    Simulated(SimulatedBoard),
+    Simulated(Box<SimulatedBoard>),
     /// A board on a serial port.
     Serial {
         port: String,
         protocol: Protocol,
     },
     /// A recorded sensor log.
-    Log(Timeline),
+    Log(Box<Timeline>),
     None,
 }
 
@@ -164,7 +164,7 @@ impl BoardsightApp {
                     Config::default(),
                     Self::wake(ctx),
                 ));
-                self.source = Source::Simulated(board);
+                self.source = Source::Simulated(Box::new(board));
             }
             Err(e) => self.notice = Some(format!("The simulated board could not start: {e}")),
         }
@@ -191,7 +191,7 @@ impl BoardsightApp {
                 let mut timeline = Timeline::new(name, readings, Config::default());
                 timeline.seek(timeline.len());
                 self.snapshot = timeline.snapshot();
-                self.source = Source::Log(timeline);
+                self.source = Source::Log(Box::new(timeline));
             }
             Err(message) => self.notice = Some(message),
         }
@@ -392,14 +392,15 @@ impl BoardsightApp {
             if ui.add_enabled(live, egui::Button::new("Undo")).clicked() {
                 self.send(Command::Undo);
             }
-            ui.add(
-                egui::TextEdit::singleline(&mut self.fen_input)
-                    .hint_text("FEN")
-                    .desired_width(220.0),
-            );
+            let fen_label = ui.label("FEN");
+            ui.add(egui::TextEdit::singleline(&mut self.fen_input).desired_width(220.0))
+                .labelled_by(fen_label.id);
             if ui.add_enabled(live, egui::Button::new("Set up")).clicked() {
                 match crate::parse_fen(&self.fen_input) {
                     Ok(position) => {
+                        if let Source::Simulated(board) = &mut self.source {
+                            board.set_up(&position);
+                        }
                         self.send(Command::SetUp(position));
                         self.notice = None;
                     }
@@ -450,7 +451,7 @@ impl BoardsightApp {
         }
         ui.separator();
         ui.label("Serial port");
-        egui::ComboBox::from_id_salt("port")
+        egui::ComboBox::from_label("Port")
             .selected_text(if self.chosen_port.is_empty() {
                 "choose…"
             } else {
@@ -476,7 +477,7 @@ impl BoardsightApp {
                 self.ports = list_ports();
             }
         });
-        egui::ComboBox::from_id_salt("protocol")
+        egui::ComboBox::from_label("Protocol")
             .selected_text(self.chosen_protocol.name())
             .show_ui(ui, |ui| {
                 for protocol in Protocol::ALL {
@@ -624,10 +625,26 @@ impl BoardsightApp {
             _ => None,
         };
         let (title, current) = match last_promotion {
-            Some(role) => ("Promoted to — click to change:", role),
+            Some(role) => ("Promoted to", role),
             None => ("Next promotion:", self.snapshot.pending_promotion),
         };
-        ui.label(title);
+        let name = |role: Role| match role {
+            Role::Queen => "queen",
+            Role::Rook => "rook",
+            Role::Bishop => "bishop",
+            Role::Knight => "knight",
+            _ => "?",
+        };
+        match last_promotion {
+            Some(_) => ui.label(format!(
+                "{title} {} (click or press Q R B N to change)",
+                name(current)
+            )),
+            None => ui.label(format!(
+                "{title} {} (click or press Q R B N)",
+                name(current)
+            )),
+        };
         let color = match last_promotion {
             Some(_) => !self.snapshot.position.turn(),
             None => self.snapshot.position.turn(),
@@ -691,21 +708,21 @@ impl BoardsightApp {
         let mut index = timeline.index();
         let len = timeline.len();
         ui.horizontal(|ui| {
-            if ui.button("⏮").on_hover_text("step back").clicked() {
+            if ui.button("Step back").clicked() {
                 index = index.saturating_sub(1);
             }
             if timeline.is_playing() {
-                if ui.button("⏸").clicked() {
+                if ui.button("Pause").clicked() {
                     timeline.pause();
                 }
             } else {
                 for speed in [1.0, 2.0, 4.0, 8.0] {
-                    if ui.button(format!("▶ {speed}×")).clicked() {
+                    if ui.button(format!("Play {speed}×")).clicked() {
                         timeline.play(speed);
                     }
                 }
             }
-            if ui.button("⏭").on_hover_text("step forward").clicked() {
+            if ui.button("Step forward").clicked() {
                 index = (index + 1).min(len);
             }
             ui.add(egui::Slider::new(&mut index, 0..=len).text("reading"));
@@ -744,7 +761,7 @@ impl BoardsightApp {
         if let Some(notice) = self.notice.clone() {
             ui.horizontal(|ui| {
                 ui.colored_label(Color32::from_rgb(230, 160, 40), notice);
-                if ui.small_button("✕").clicked() {
+                if ui.small_button("Dismiss").clicked() {
                     self.notice = None;
                 }
             });

@@ -299,9 +299,9 @@ pub fn game_end(position: &Chess) -> Option<&'static str> {
             "1-0, White mates"
         })
     } else if position.is_stalemate() {
-        Some("½-½, stalemate")
+        Some("1/2-1/2, stalemate")
     } else if position.is_insufficient_material() {
-        Some("½-½, insufficient material")
+        Some("1/2-1/2, insufficient material")
     } else {
         None
     }

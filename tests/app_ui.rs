@@ -1,0 +1,176 @@
+//! The desktop app driven as a user would, through egui_kittest (no GPU needed): the
+//! built-in simulated board on a real pseudo-terminal, and recorded sensor logs.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use boardsight::app::{BoardsightApp, StartOptions};
+use boardsight::pgn::autosave::Autosave;
+use eframe::egui;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+fn log(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/logs")
+        .join(format!("{name}.log"))
+}
+
+fn app(
+    open_log: Option<PathBuf>,
+    autosave_dir: &std::path::Path,
+) -> Harness<'static, BoardsightApp> {
+    let options = StartOptions {
+        open_log,
+        autosave: Some(Autosave::new(autosave_dir)),
+    };
+    Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |cc| BoardsightApp::new(cc, options))
+}
+
+/// Steps the app until a node with this label shows (the board talks over a real pty).
+fn wait_for(harness: &mut Harness<'_, BoardsightApp>, label: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        harness.step();
+        if harness.query_by_label(label).is_some() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "'{label}' never appeared");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn click(harness: &mut Harness<'_, BoardsightApp>, label: &str) {
+    harness.get_by_label(label).click();
+    harness.step();
+    harness.step();
+}
+
+#[test]
+fn the_board_squares_are_labelled_for_screen_readers() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(None, dir.path());
+    wait_for(&mut harness, "new game");
+    harness.get_by_label("e2: white pawn");
+    harness.get_by_label("g8: black knight");
+    harness.get_by_label("e4: empty");
+    harness.get_by_label("sensor e2: occupied");
+    harness.get_by_label_contains("simulated board");
+}
+
+#[test]
+fn playing_on_the_simulated_board_shows_the_move_and_flags_illegal_states() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(None, dir.path());
+    wait_for(&mut harness, "new game");
+    click(&mut harness, "sensor e2: occupied");
+    wait_for(&mut harness, "sensor e2: move in progress");
+    click(&mut harness, "sensor e4: empty");
+    wait_for(&mut harness, "e4: white pawn");
+    harness.get_by_label("e4");
+    harness.get_by_label("e2: empty");
+    // Two black pawns picked up and put down where no move takes them.
+    click(&mut harness, "sensor d7: occupied");
+    click(&mut harness, "sensor e7: occupied");
+    // Two pieces of one side in the air is no move: red at once.
+    wait_for(&mut harness, "sensor e7: must change");
+    click(&mut harness, "sensor d5: empty");
+    click(&mut harness, "sensor e6: empty");
+    wait_for(
+        &mut harness,
+        "Put pieces back on d7, e7 · Remove the pieces on d5, e6",
+    );
+    // Put back: the banner goes.
+    click(&mut harness, "sensor d5: must change");
+    click(&mut harness, "sensor e6: must change");
+    click(&mut harness, "sensor d7: must change");
+    click(&mut harness, "sensor e7: must change");
+    wait_for(&mut harness, "sensor d7: occupied");
+    assert!(harness.query_by_label_contains("Put pieces back").is_none());
+    // The game was autosaved after the move.
+    let unfinished = Autosave::new(dir.path())
+        .unfinished()
+        .expect("an autosaved game");
+    assert!(unfinished.pgn.contains("1. e4"), "{}", unfinished.pgn);
+}
+
+#[test]
+fn a_click_on_the_promotion_picker_changes_the_move() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(None, dir.path());
+    wait_for(&mut harness, "new game");
+    harness.get_by_label("FEN").click();
+    harness.step();
+    harness
+        .get_by_label("FEN")
+        .type_text("8/P6k/8/8/8/8/6Kp/8 w - - 0 1");
+    harness.step();
+    click(&mut harness, "Set up");
+    wait_for(&mut harness, "a7: white pawn");
+    click(&mut harness, "sensor a7: occupied");
+    wait_for(&mut harness, "sensor a7: move in progress");
+    click(&mut harness, "sensor a8: empty");
+    wait_for(&mut harness, "a8=Q");
+    harness.get_by_label_contains("Promoted to queen");
+    click(&mut harness, "Knight");
+    wait_for(&mut harness, "a8=N");
+    harness.get_by_label("a8: white knight");
+    assert!(harness.query_by_label("a8=Q").is_none());
+}
+
+#[test]
+fn the_promotion_keys_choose_the_next_promotion_before_the_move() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(None, dir.path());
+    wait_for(&mut harness, "new game");
+    harness.key_press(egui::Key::R);
+    harness.step();
+    // The choice goes to the recognizer, which reports it back as the pending piece.
+    wait_for(
+        &mut harness,
+        "Next promotion: rook (click or press Q R B N)",
+    );
+}
+
+#[test]
+fn a_recorded_log_opens_in_a_timeline_that_steps_back_and_forth() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(Some(log("plain-moves")), dir.path());
+    harness.run_steps(3);
+    harness.get_by_label("Nf3");
+    harness.get_by_label_contains("recording plain-moves.log");
+    // One reading back: the knight was still in the air.
+    click(&mut harness, "Step back");
+    assert!(harness.query_by_label("Nf3").is_none());
+    harness.get_by_label("sensor g1: move in progress");
+    click(&mut harness, "Step forward");
+    harness.get_by_label("Nf3");
+    // Clicking an earlier move shows that position.
+    click(&mut harness, "e4");
+    harness.get_by_label("c7: black pawn");
+    harness.get_by_label_contains("earlier move");
+}
+
+#[test]
+fn an_ambiguous_capture_offers_its_candidates() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(Some(log("ambiguous-capture")), dir.path());
+    harness.run_steps(3);
+    // The timeline opens at the end of the recording; the guess was not committed yet.
+    harness.get_by_label_contains("could not be seen for sure");
+    // Both candidates are offered; the move list shows the likelier one meanwhile.
+    harness.get_by_role_and_label(egui::accesskit::Role::Button, "Nxd5");
+    assert_eq!(harness.get_all_by_label("Nxb5").count(), 2);
+}
+
+#[test]
+fn a_malformed_log_is_reported_not_a_crash() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bad = dir.path().join("bad.log");
+    std::fs::write(&bad, "0 occ ffff00000000ffff\n5 jump e2\n").expect("write");
+    let mut harness = app(Some(bad), dir.path());
+    harness.run_steps(3);
+    harness.get_by_label_contains("line 2: unknown reading 'jump'");
+}

@@ -1,0 +1,108 @@
+//! The app rendered to real pixels (wgpu on Mesa's software Vulkan, lavapipe) in its main
+//! states, compared with `tests/snapshots/`. With `UPDATE_SCREENSHOTS=1` the same renders
+//! are also written to `screenshots/` for the README:
+//!
+//! ```sh
+//! UPDATE_SCREENSHOTS=1 cargo test --test screenshots
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use boardsight::app::{BoardsightApp, StartOptions};
+use eframe::egui;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The start of a log, while `keep` says so, as a new log file in `dir`.
+fn cut_log(source: &str, keep: impl Fn(&str) -> bool, dir: &Path, name: &str) -> PathBuf {
+    let text = std::fs::read_to_string(manifest().join(source)).expect("log");
+    let kept: Vec<&str> = text.lines().take_while(|l| keep(l)).collect();
+    let path = dir.join(name);
+    std::fs::write(&path, kept.join("\n") + "\n").expect("write");
+    path
+}
+
+fn time_of(line: &str) -> u64 {
+    line.split_whitespace()
+        .next()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(0)
+}
+
+fn render(name: &str, log: PathBuf, steps_back: usize) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let options = StartOptions {
+        open_log: Some(log),
+        autosave: None,
+    };
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |cc| BoardsightApp::new(cc, options));
+    harness.run_steps(4);
+    for _ in 0..steps_back {
+        harness.get_by_label("Step back").click();
+        harness.run_steps(2);
+    }
+    harness.run_steps(2);
+    if std::env::var_os("UPDATE_SCREENSHOTS").is_some() {
+        let image = harness.render().expect("rendered");
+        image
+            .save(manifest().join("screenshots").join(format!("{name}.png")))
+            .expect("saved");
+    }
+    harness.snapshot(name);
+    drop(dir);
+}
+
+#[test]
+fn a_game_in_play() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = cut_log(
+        "tests/corpus/t1-change-000.log",
+        |l| l.starts_with('#') || time_of(l) <= 120_000,
+        dir.path(),
+        "club-game.log",
+    );
+    render("game-in-play", log, 0);
+}
+
+#[test]
+fn the_illegal_state_banner() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = cut_log(
+        "tests/logs/illegal.log",
+        |l| l.starts_with('#') || time_of(l) <= 2300,
+        dir.path(),
+        "illegal.log",
+    );
+    render("illegal-banner", log, 0);
+}
+
+#[test]
+fn the_promotion_picker() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Black underpromotes to a rook (g1=R), chosen by a click after the move.
+    let log = cut_log(
+        "tests/corpus/t1-change-003.log",
+        |l| l.starts_with('#') || time_of(l) <= 541_000,
+        dir.path(),
+        "promotion.log",
+    );
+    render("promotion-picker", log, 0);
+}
+
+#[test]
+fn the_debugging_timeline() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = cut_log(
+        "tests/corpus/t2-change-000.log",
+        |l| l.starts_with('#') || time_of(l) <= 70_000,
+        dir.path(),
+        "misread.log",
+    );
+    render("debugging-timeline", log, 3);
+}

@@ -174,3 +174,17 @@ fn a_malformed_log_is_reported_not_a_crash() {
     harness.run_steps(3);
     harness.get_by_label_contains("line 2: unknown reading 'jump'");
 }
+
+#[test]
+fn the_demo_game_plays_itself_on_the_simulated_board() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(None, dir.path());
+    wait_for(&mut harness, "new game");
+    click(&mut harness, "Demo game");
+    // The sample opens 1. e4 d5 2. e5 f5 3. exf6: en passant, seen through the sensors.
+    wait_for(&mut harness, "exf6");
+    harness.get_by_label("f6: white pawn");
+    harness.get_by_label("f5: empty");
+    click(&mut harness, "Stop demo");
+    harness.get_by_label("Demo game");
+}

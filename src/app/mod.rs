@@ -413,8 +413,32 @@ impl BoardsightApp {
                     if ui.button("Stop demo").clicked() {
                         board.stop_demo();
                     }
-                } else if ui.button("Demo game").clicked() {
-                    board.start_demo(&crate::sim::sample::games(), 2.0);
+                } else {
+                    if ui.button("Demo game").clicked() {
+                        board.start_demo(&crate::sim::sample::games(), 2.0);
+                    }
+                    if ui.button("Demo from PGN…").clicked()
+                        && let Some(path) = rfd::FileDialog::new()
+                            .add_filter("PGN", &["pgn"])
+                            .pick_file()
+                    {
+                        match std::fs::read(&path) {
+                            Ok(bytes) => {
+                                let games: Vec<_> = read_games(&bytes)
+                                    .into_iter()
+                                    .filter_map(Result::ok)
+                                    .map(|g| g.game)
+                                    .collect();
+                                if games.is_empty() {
+                                    self.notice =
+                                        Some(format!("{}: no game to play", path.display()));
+                                } else {
+                                    board.start_demo(&games, 2.0);
+                                }
+                            }
+                            Err(e) => self.notice = Some(format!("{}: {e}", path.display())),
+                        }
+                    }
                 }
             }
             if ui.button("Flip board").clicked() {

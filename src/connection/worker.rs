@@ -246,10 +246,10 @@ impl Worker {
         let hello = session.open(self.micros());
         port.write_all(&hello)?;
         self.set_status(ConnectionStatus::WaitingForData);
-        port.set_timeout(Duration::from_micros(session.tick_interval().max(500)))?;
         let mut buffer = [0u8; 1024];
         let mut readings = Vec::new();
         loop {
+            port.set_timeout(Duration::from_micros(session.tick_interval().max(500)))?;
             loop {
                 match self.commands.try_recv() {
                     Ok(command) => {

@@ -41,6 +41,8 @@ pub struct Device {
     next: usize,
     /// The sensor of this square reads empty until then (Centaur polls).
     dropout: Option<(Square, Instant)>,
+    /// How long to wait for the host's bytes before looking at the script again.
+    poll: Duration,
 }
 
 impl Device {
@@ -55,6 +57,7 @@ impl Device {
             started: Instant::now(),
             next: 0,
             dropout: None,
+            poll: Duration::from_millis(2),
         }
     }
 
@@ -77,7 +80,7 @@ impl Device {
         script: &Script,
         stop: &AtomicBool,
     ) -> io::Result<Ended> {
-        port.set_timeout(Duration::from_millis(2))?;
+        port.set_timeout(self.poll)?;
         let mut buffer = [0u8; 512];
         loop {
             if stop.load(Ordering::Relaxed) {
@@ -124,6 +127,8 @@ impl Device {
         stop: &AtomicBool,
     ) -> io::Result<()> {
         let nothing = Vec::new();
+        // A person's click can wait this long; an idle board then costs next to nothing.
+        self.poll = Duration::from_millis(20);
         loop {
             loop {
                 match actions.try_recv() {

@@ -74,15 +74,27 @@ pub fn show(
             Some(piece) => format!("{square}: {}", piece_name(piece)),
             None => format!("{square}: empty"),
         };
-        let response = ui.interact(cell, ui.scope_id().with(("board", square)), Sense::click());
-        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Cell, true, &label));
-        if response.clicked() {
+        if square_target(ui, cell, ("board", square), &label, Sense::click()) {
             clicked = Some(square);
         }
     }
     draw_coordinates(&painter, rect, flipped);
     painter.rect_stroke(rect, 0.0, Stroke::new(1.0, DARK), StrokeKind::Outside);
     clicked
+}
+
+/// Makes a square a target: for clicks and for screen readers, which read `label`.
+/// Returns whether it was clicked.
+pub fn square_target(
+    ui: &mut egui::Ui,
+    cell: Rect,
+    id: impl egui::AsIdSalt,
+    label: &str,
+    sense: Sense,
+) -> bool {
+    let response = ui.interact(cell, ui.scope_id().with(id), sense);
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Cell, true, label));
+    response.clicked()
 }
 
 /// Castling is stored king-takes-rook; show the king's landing square too.

@@ -4,10 +4,10 @@
 use eframe::egui;
 use std::time::{Duration, Instant};
 
-use egui::{Color32, Rect, Sense, Stroke, StrokeKind, Vec2};
+use egui::{Color32, Sense, Stroke, StrokeKind, Vec2};
 use shakmaty::{Bitboard, Square};
 
-use super::board_view::{DARK, LIGHT, draw_coordinates, is_light, square_rect};
+use super::board_view::{DARK, LIGHT, draw_coordinates, is_light, square_rect, square_target};
 use crate::recognizer::BoardStatus;
 use crate::recognizer::event::squares;
 
@@ -143,21 +143,14 @@ pub fn show(
         } else {
             Sense::hover()
         };
-        let response = ui.interact(cell, ui.scope_id().with(("sensor", square)), sense);
         let label = format!("sensor {square}: {}", describe(meaning));
-        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Cell, true, &label));
-        if response.clicked() {
+        if square_target(ui, cell, ("sensor", square), &label, sense) {
             clicked = Some(square);
         }
     }
     draw_coordinates(&painter, rect, flipped);
     painter.rect_stroke(rect, 0.0, Stroke::new(1.0, DARK), StrokeKind::Outside);
     clicked
-}
-
-/// The rectangle of the grid square under a point, for tests.
-pub fn cell(rect: Rect, square: Square, flipped: bool) -> Rect {
-    square_rect(rect, square, flipped)
 }
 
 #[cfg(test)]

@@ -101,8 +101,7 @@ mod tests {
 
     #[test]
     fn both_line_forms_decode_with_any_line_ending() {
-        let start = "11111111\n".repeat(0)
-            + "1111111111111111000000000000000000000000000000001111111111111111";
+        let start = "1111111111111111000000000000000000000000000000001111111111111111";
         let dots = "xxxxxxxxxxxxxxxx................................xxxxxxxxxxxxxxxx";
         let text = format!("{start}\r\n{dots}\nocc ffff00001000efff\r");
         let (readings, dropped) = decode(text.as_bytes());

@@ -8,7 +8,7 @@ use boardsight::app::{BoardsightApp, StartOptions};
 use boardsight::pgn::autosave::Autosave;
 use eframe::egui;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 
 fn log(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -161,7 +161,9 @@ fn an_ambiguous_capture_offers_its_candidates() {
     // The timeline opens at the end of the recording; the guess was not committed yet.
     harness.get_by_label_contains("could not be seen for sure");
     // Both candidates are offered; the move list shows the likelier one meanwhile.
-    harness.get_by_role_and_label(egui::accesskit::Role::Button, "Nxd5");
+    let candidate = harness.get_by_role_and_label(egui::accesskit::Role::Button, "Nxd5");
+    // A recording shows what happened: there is no board to take the choice.
+    assert!(candidate.accesskit_node().is_disabled());
     assert_eq!(harness.get_all_by_label("Nxb5").count(), 2);
 }
 

@@ -674,7 +674,9 @@ impl BoardsightApp {
             None => self.snapshot.position.turn(),
         };
         let mut chosen = None;
-        let typing = ui.ctx().text_edit_focused();
+        // A recording shows what happened; only a live board takes choices.
+        let live = self.live.is_some();
+        let typing = ui.ctx().text_edit_focused() || !live;
         ui.horizontal(|ui| {
             for (role, name, key) in [
                 (Role::Queen, "Queen", Key::Q),
@@ -690,7 +692,9 @@ impl BoardsightApp {
                     )),
                     None => egui::Button::new(name),
                 };
-                if ui.add(button.selected(role == current)).clicked()
+                if ui
+                    .add_enabled(live, button.selected(role == current))
+                    .clicked()
                     || (!typing && ui.input(|i| i.key_pressed(key)))
                 {
                     chosen = Some(role);
@@ -719,7 +723,10 @@ impl BoardsightApp {
                 || uci(mv).to_string(),
                 |p| shakmaty::san::San::from_move(p, mv).to_string(),
             );
-            if ui.button(san).clicked() {
+            if ui
+                .add_enabled(self.live.is_some(), egui::Button::new(san))
+                .clicked()
+            {
                 self.send(Command::Choose { ply, mv });
             }
         }

@@ -5,7 +5,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 
 use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::{CastlingMode, Chess, Color, KnownOutcome, Position};
+use shakmaty::{CastlingMode, Chess, Color, Position};
 
 use super::text::{GameText, Layout, decode, layout, split_games};
 use super::writer::{GameTags, PgnResult};
@@ -329,16 +329,7 @@ impl Visitor for GameVisitor {
         outcome: Outcome,
     ) -> ControlFlow<Self::Output> {
         if movetext.tags.result.is_none() {
-            movetext.tags.result = Some(match outcome {
-                Outcome::Known(KnownOutcome::Decisive {
-                    winner: Color::White,
-                }) => PgnResult::WhiteWins,
-                Outcome::Known(KnownOutcome::Decisive {
-                    winner: Color::Black,
-                }) => PgnResult::BlackWins,
-                Outcome::Known(KnownOutcome::Draw) => PgnResult::Draw,
-                Outcome::Unknown => PgnResult::Unknown,
-            });
+            movetext.tags.result = Some(PgnResult::from_outcome(outcome));
         }
         ControlFlow::Continue(())
     }

@@ -19,7 +19,11 @@ pub enum PgnResult {
 impl PgnResult {
     /// The result the final position decides (mate, stalemate, insufficient material).
     pub fn from_position(position: &Chess) -> Self {
-        match position.outcome() {
+        Self::from_outcome(position.outcome())
+    }
+
+    pub fn from_outcome(outcome: Outcome) -> Self {
+        match outcome {
             Outcome::Known(KnownOutcome::Decisive {
                 winner: Color::White,
             }) => Self::WhiteWins,

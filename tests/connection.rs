@@ -227,3 +227,51 @@ fn an_unplugged_board_reconnects_and_the_game_goes_on() {
         );
     }
 }
+
+#[test]
+fn liboard_frames_that_reach_the_host_in_one_read_are_all_recognised() {
+    use std::io::Write;
+
+    use boardsight::protocol::liboard::encode;
+    use boardsight::sim::device::PtyLink;
+    use shakmaty::Bitboard;
+
+    let mut pty = PtyLink::open(None).expect("a pseudo-terminal");
+    let path = pty.device_path().expect("a device path");
+    let connection = connect(&path, Protocol::Liboard, Config::default(), Arc::new(|| {}));
+    let expected = game("e4 e5 Nf3");
+    // Each move's two frames (piece up, piece down) in one write, as a late read gets them.
+    let bursts: [&[u64]; 4] = [
+        &[0xffff_0000_0000_ffff],
+        &[0xffff_0000_0000_efff, 0xffff_0000_1000_efff],
+        &[0xffef_0000_1000_efff, 0xffef_0010_1000_efff],
+        &[0xffef_0010_1000_efbf, 0xffef_0010_1020_efbf],
+    ];
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        if let Ok(Update::Status(ConnectionStatus::Connected)) =
+            connection.updates.recv_timeout(Duration::from_millis(100))
+        {
+            break;
+        }
+    }
+    for burst in bursts {
+        let bytes: Vec<u8> = burst.iter().flat_map(|&o| encode(Bitboard(o))).collect();
+        let port = pty.port().expect("the terminal is open");
+        port.write_all(&bytes).expect("write");
+        port.flush().expect("flush");
+        // Longer than the silence that ends a burst.
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let mut games = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline && games != [expected.clone()] {
+        if let Ok(Update::Snapshot(snapshot)) =
+            connection.updates.recv_timeout(Duration::from_millis(100))
+        {
+            games = snapshot.games;
+        }
+    }
+    connection.disconnect();
+    assert_eq!(uci_games(&games), uci_games(&[expected]));
+}

@@ -955,6 +955,7 @@ fn describe_event(kind: &EventKind) -> Option<String> {
         EventKind::Illegal { .. } => "illegal position".into(),
         EventKind::Recovered => "legal again".into(),
         EventKind::Waiting { .. } => return None,
+        EventKind::Orientation { .. } | EventKind::DeadSensor { .. } => return kind.finding(),
     })
 }
 

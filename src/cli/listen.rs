@@ -153,6 +153,7 @@ fn describe(kind: &EventKind, first_mover: Color) -> Option<String> {
                 list.join(" or ")
             )
         }
+        EventKind::Orientation { .. } | EventKind::DeadSensor { .. } => return kind.finding(),
         EventKind::Illegal { .. } | EventKind::Recovered | EventKind::Waiting { .. } => {
             return None;
         }

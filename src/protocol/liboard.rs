@@ -1,6 +1,7 @@
 //! LiBoard: the board sends 8 raw bytes whenever its occupancy changes, most significant
-//! byte first (so `u64::from_be_bytes` is the occupancy). No header, no checksum: a frame
-//! ends at a silence of 3 ms or more.
+//! byte first (so `u64::from_be_bytes` is the occupancy). No header, no checksum. A busy
+//! host or a USB adapter may deliver several frames at once, so after a silence of 3 ms a
+//! burst of 8·k bytes is k frames; only a remainder that is no whole frame is noise.
 
 use shakmaty::Bitboard;
 
@@ -21,10 +22,9 @@ pub fn encode(occupancy: Bitboard) -> [u8; 8] {
 
 #[derive(Default)]
 pub struct Host {
+    /// The bytes of the frame being received; frames start at a silence.
     frame: Vec<u8>,
     last_byte_at: Option<Micros>,
-    /// Whether the bytes in `frame` began after a silence, so they are aligned.
-    aligned: bool,
     dropped: u64,
 }
 
@@ -63,21 +63,15 @@ impl HostSession for Host {
             .is_none_or(|last| now.saturating_sub(last) >= SILENCE);
         if after_silence {
             self.end_frame();
-            self.aligned = true;
         }
         for &byte in bytes {
             self.frame.push(byte);
-            if self.frame.len() == FRAME_LEN && self.aligned {
-                // A whole frame that began after a silence: no need to wait for the next.
+            // A whole frame needs no wait for the silence after it: the next byte, if any,
+            // begins the next frame of the same burst.
+            if self.frame.len() == FRAME_LEN {
                 self.accept(readings);
-                self.aligned = false;
-            } else if self.frame.len() > FRAME_LEN {
-                // More bytes than a frame without a pause: drop until the line is quiet.
-                self.aligned = false;
             }
         }
-        // Unaligned bytes only wait to be dropped at the next silence; keep few of them.
-        self.frame.truncate(FRAME_LEN + 1);
         self.last_byte_at = Some(now);
         Vec::new()
     }
@@ -87,7 +81,6 @@ impl HostSession for Host {
             && now.saturating_sub(last) >= SILENCE
         {
             self.end_frame();
-            self.aligned = true;
         }
         Vec::new()
     }
@@ -171,6 +164,37 @@ mod tests {
         );
         // Eight bytes with 48 pieces, then three stray ones: two errors.
         assert_eq!(dropped, 2);
+    }
+
+    #[test]
+    fn frames_delivered_in_one_read_are_each_decoded() {
+        let moves = [
+            0xffff_0000_0000_ffff_u64,
+            0xffff_0000_0000_efff,
+            0xffff_0000_1000_efff,
+            0xffef_0000_1000_efff,
+        ];
+        let burst: Vec<u8> = moves.iter().flat_map(|&o| encode(Bitboard(o))).collect();
+        let (readings, dropped) = decode(&[(0, &burst)], 10_000);
+        let expected: Vec<Reading> = moves
+            .iter()
+            .map(|&o| Reading::Occupancy(Bitboard(o)))
+            .collect();
+        assert_eq!(readings, expected);
+        assert_eq!(dropped, 0);
+    }
+
+    #[test]
+    fn a_burst_that_is_no_whole_number_of_frames_ends_in_noise() {
+        let e4 = encode(Bitboard(0xffff_0000_1000_efff));
+        let mut burst = e4.to_vec();
+        burst.extend_from_slice(&e4[..5]);
+        let (readings, dropped) = decode(&[(0, &burst), (10_000, &e4)], 20_000);
+        assert_eq!(
+            readings,
+            vec![Reading::Occupancy(Bitboard(0xffff_0000_1000_efff)); 2]
+        );
+        assert_eq!(dropped, 1);
     }
 
     #[test]

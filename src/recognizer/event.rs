@@ -4,7 +4,7 @@ use std::fmt;
 
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{Bitboard, Move};
+use shakmaty::{Bitboard, Move, Square};
 
 use crate::reading::Millis;
 
@@ -34,6 +34,15 @@ pub enum EventKind {
     },
     /// The board is legal again after an illegal state.
     Recovered,
+    /// The board is set up turned round (or, `turned` false, as wired): from now on every
+    /// square is the real one.
+    Orientation { turned: bool },
+    /// The sensor under `square` is broken: it always reads occupied (`stuck_occupied`) or
+    /// always empty. Moves through it are inferred from the other squares and the rules.
+    DeadSensor {
+        square: Square,
+        stuck_occupied: bool,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +50,30 @@ pub struct Event {
     /// The time of the reading that decided it.
     pub t: Millis,
     pub kind: EventKind,
+}
+
+impl EventKind {
+    /// What a board fault or set-up finding means, in plain words for the user.
+    pub fn finding(&self) -> Option<String> {
+        match self {
+            EventKind::Orientation { turned: true } => Some(
+                "The board is set up turned round (a1 on the sensor of h8); boardsight reads it that way"
+                    .to_owned(),
+            ),
+            EventKind::Orientation { turned: false } => None,
+            EventKind::DeadSensor {
+                square,
+                stuck_occupied,
+            } => Some(dead_sensor_words(*square, *stuck_occupied)),
+            _ => None,
+        }
+    }
+}
+
+/// "The sensor under e4 always reads occupied; boardsight works around it".
+pub fn dead_sensor_words(square: Square, stuck_occupied: bool) -> String {
+    let reads = if stuck_occupied { "occupied" } else { "empty" };
+    format!("The sensor under {square} always reads {reads}; boardsight works around it")
 }
 
 pub fn uci(m: Move) -> UciMove {
@@ -87,6 +120,24 @@ impl fmt::Display for Event {
                 squares(*remove)
             ),
             EventKind::Recovered => write!(f, "recovered"),
+            EventKind::Orientation { turned } => {
+                write!(
+                    f,
+                    "orientation {}",
+                    if *turned { "turned" } else { "normal" }
+                )
+            }
+            EventKind::DeadSensor {
+                square,
+                stuck_occupied,
+            } => {
+                let stuck = if *stuck_occupied {
+                    "stuck-occupied"
+                } else {
+                    "stuck-empty"
+                };
+                write!(f, "sensor {square} {stuck}")
+            }
         }
     }
 }

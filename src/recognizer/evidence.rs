@@ -103,9 +103,10 @@ impl Evidence {
             .map(|e| e.stamp)
     }
 
-    /// Squares emptied and filled again since `since`, by events or for longer than noise lasts.
+    /// Squares emptied and filled again after `since`, by events or for longer than noise
+    /// lasts. What happened at `since` itself belongs to the move that made the position.
     pub fn disturbed_since(&self, since: Stamp) -> Bitboard {
-        let start = self.entries.partition_point(|e| e.stamp < since);
+        let start = self.entries.partition_point(|e| e.stamp <= since);
         let window = self.entries.range(start..);
         let mut disturbed = Bitboard::EMPTY;
         // Oldest first: when each square was last seen emptying.
@@ -115,9 +116,8 @@ impl Evidence {
                 Observation::Left { square } => emptied_at[square as usize] = Some(e.stamp),
                 Observation::Arrived { square, from_event } => {
                     let real_vacancy = !self.event_board
-                        && emptied_at[square as usize].is_some_and(|emptied| {
-                            e.stamp.t.saturating_sub(emptied.t) >= self.min_vacancy_ms
-                        });
+                        && emptied_at[square as usize]
+                            .is_some_and(|emptied| self.longer_than_noise(emptied, e.stamp));
                     if from_event || real_vacancy {
                         disturbed.add(square);
                     }
@@ -141,7 +141,15 @@ impl Evidence {
         });
         emptied
             .flatten()
-            .filter(|emptied| arrival.t.saturating_sub(emptied.t) >= self.min_vacancy_ms)
+            .filter(|&emptied| self.longer_than_noise(emptied, arrival))
+    }
+
+    /// Whether a square empty from `emptied` to `filled` was really vacated. A host that
+    /// drains a buffer stamps several readings with one time: a vacancy whose two ends share
+    /// a time has an unknown length, not a zero one.
+    fn longer_than_noise(&self, emptied: Stamp, filled: Stamp) -> bool {
+        let length = filled.t.saturating_sub(emptied.t);
+        length >= self.min_vacancy_ms || length == 0
     }
 
     /// Proof that a piece from `from` landed on `victim` after leaving: a place event there,
@@ -223,6 +231,25 @@ mod tests {
             evidence
                 .capture_proof(Square::D4, Square::E5, base)
                 .is_none()
+        );
+    }
+
+    #[test]
+    fn a_vacancy_stamped_in_one_batch_is_not_taken_for_noise() {
+        let mut evidence = Evidence::new(100);
+        let base = evidence.stamp(0);
+        for (square, left) in [(Square::D4, true), (Square::E5, true), (Square::E5, false)] {
+            let s = evidence.stamp(1000);
+            if left {
+                evidence.left(s, square);
+            } else {
+                evidence.arrived(s, square, false);
+            }
+        }
+        assert!(
+            evidence
+                .capture_proof(Square::D4, Square::E5, base)
+                .is_some()
         );
     }
 

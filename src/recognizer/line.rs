@@ -46,12 +46,15 @@ impl Node {
 #[derive(Clone, Debug)]
 pub struct Line {
     pub nodes: Vec<Node>,
+    /// Squares this hypothesis takes to have a dead sensor: they may read anything.
+    pub dead: Bitboard,
 }
 
 impl Line {
     pub fn new(start: Chess, since: Stamp) -> Self {
         Self {
             nodes: vec![Node::new(start, None, since)],
+            dead: Bitboard::EMPTY,
         }
     }
 

@@ -9,17 +9,20 @@ pub mod event;
 mod evidence;
 mod line;
 mod moves;
+mod orientation;
 mod search;
 
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
-use shakmaty::{Bitboard, Chess, EnPassantMode, Move, Position, Role};
+use shakmaty::{Bitboard, Chess, EnPassantMode, Move, Position, Role, Square};
 
 pub use event::{Event, EventKind};
 use evidence::{Evidence, Stamp};
 use line::Line;
 pub use moves::touched_squares;
-use search::{Explanation, PLY, SearchContext, explain, in_progress_cost};
+pub use orientation::BoardOrientation;
+use orientation::turn_round;
+use search::{Explanation, PLY, SearchContext, Sensed, explain, in_progress_cost};
 
 use crate::reading::{Millis, Reading, START_OCCUPANCY, TimedReading};
 
@@ -37,6 +40,8 @@ pub struct Config {
     /// without lift/place events. Sensor dropouts last tens of milliseconds; a hand
     /// removing a piece takes longer.
     pub min_vacancy_ms: Millis,
+    /// Which way round the board stands on its sensors.
+    pub orientation: BoardOrientation,
 }
 
 impl Default for Config {
@@ -44,6 +49,7 @@ impl Default for Config {
         Self {
             start: None,
             min_vacancy_ms: 100,
+            orientation: BoardOrientation::Auto,
         }
     }
 }
@@ -120,6 +126,11 @@ pub struct Recognizer {
     lines: Vec<Line>,
     finished: Vec<GameRecord>,
     sensed: Bitboard,
+    /// Squares whose reading has not changed since the first reading: where a dead sensor
+    /// may hide.
+    steady: Bitboard,
+    /// Dead sensors already told to listeners.
+    reported_dead: Bitboard,
     evidence: Evidence,
     pending_promotion: Option<Role>,
     status: BoardStatus,
@@ -129,10 +140,27 @@ pub struct Recognizer {
     /// When the board last matched the position: touches before it are over.
     settled_at: Stamp,
     events: Vec<Event>,
+    /// Readings come from a board turned round: their squares are turned before use.
+    turned: bool,
+    /// While the orientation is unknown, the same readings read the other way round;
+    /// whichever first sees a move is right.
+    rival: Option<Box<Recognizer>>,
 }
 
 impl Recognizer {
     pub fn new(config: Config) -> Self {
+        match config.orientation {
+            BoardOrientation::Auto => {
+                let mut recognizer = Self::oriented(config.clone(), false);
+                recognizer.rival = Some(Box::new(Self::oriented(config, true)));
+                recognizer
+            }
+            BoardOrientation::Normal => Self::oriented(config, false),
+            BoardOrientation::Turned => Self::oriented(config, true),
+        }
+    }
+
+    fn oriented(config: Config, turned: bool) -> Self {
         let start = config.start.clone().unwrap_or_default();
         let mut evidence = Evidence::new(config.min_vacancy_ms);
         let now = evidence.stamp(0);
@@ -142,6 +170,8 @@ impl Recognizer {
             config,
             finished: Vec::new(),
             sensed: Bitboard::EMPTY,
+            steady: Bitboard::FULL,
+            reported_dead: Bitboard::EMPTY,
             evidence,
             pending_promotion: None,
             status: BoardStatus::Settled,
@@ -150,16 +180,61 @@ impl Recognizer {
             now,
             settled_at: now,
             events: Vec::new(),
+            turned,
+            rival: None,
         }
     }
 
     /// Feeds one reading; returns what it decided.
     pub fn feed(&mut self, reading: TimedReading) -> Vec<Event> {
+        let events = self.feed_oriented(reading);
+        let Some(mut rival) = self.rival.take() else {
+            return events;
+        };
+        let rival_events = rival.feed_oriented(reading);
+        if self.has_moved() {
+            return events;
+        }
+        if !rival.has_moved() {
+            self.rival = Some(rival);
+            return events;
+        }
+        *self = *rival;
+        let mut events = vec![Event {
+            t: reading.t,
+            kind: EventKind::Orientation {
+                turned: self.turned,
+            },
+        }];
+        events.extend(rival_events);
+        events
+    }
+
+    /// Whether a move of the session has been recognised.
+    fn has_moved(&self) -> bool {
+        !self.finished.is_empty() || (self.awaiting.is_none() && self.lines[0].ply_count() > 0)
+    }
+
+    /// Whether the board was found (or set) to be turned round.
+    pub fn is_turned(&self) -> bool {
+        self.turned
+    }
+
+    fn feed_oriented(&mut self, reading: TimedReading) -> Vec<Event> {
         let t = reading.t;
-        match reading.reading {
+        let reading = if self.turned {
+            turn_round(reading.reading)
+        } else {
+            reading.reading
+        };
+        match reading {
             Reading::Occupancy(occupancy) => {
+                let first = self.now.seq == 1;
                 let changed = occupancy ^ self.sensed;
-                if !changed.is_empty() || self.now.seq == 1 {
+                if !first {
+                    self.saw_change(changed);
+                }
+                if !changed.is_empty() || first {
                     let stamp = self.evidence.stamp(t);
                     for square in changed {
                         if occupancy.contains(square) {
@@ -176,6 +251,7 @@ impl Recognizer {
                 self.evidence.mark_event_board();
                 let stamp = self.evidence.stamp(t);
                 self.evidence.left(stamp, square);
+                self.saw_change(Bitboard::from_square(square));
                 self.sensed.discard(square);
                 self.step(stamp);
             }
@@ -183,6 +259,7 @@ impl Recognizer {
                 self.evidence.mark_event_board();
                 let stamp = self.evidence.stamp(t);
                 self.evidence.arrived(stamp, square, true);
+                self.saw_change(Bitboard::from_square(square));
                 self.sensed.add(square);
                 self.step(stamp);
             }
@@ -194,7 +271,9 @@ impl Recognizer {
     /// Ends the session: a piece still in the air over a capture is taken as that capture,
     /// and an open ambiguity is settled on the most likely line.
     pub fn finish(&mut self, t: Millis) -> Vec<Event> {
-        if self.awaiting.is_none() && self.sensed != self.expected_occupancy() {
+        // No move was seen: nothing tells the orientation, and the board stands as wired.
+        self.rival = None;
+        if self.awaiting.is_none() && !self.view().matches(self.expected_occupancy()) {
             let stamp = self.evidence.stamp(t);
             let found = self.explanations(true);
             if !found.is_empty() && found[0].1.cost > 0 {
@@ -249,7 +328,45 @@ impl Recognizer {
 
     /// Squares that should hold a piece but read empty.
     pub fn lifted(&self) -> Bitboard {
-        self.expected_occupancy() & !self.sensed
+        self.expected_occupancy() & !self.sensed & !self.dead()
+    }
+
+    /// Squares whose sensor is found dead, each with whether it is stuck reading occupied.
+    pub fn dead_sensors(&self) -> Vec<(Square, bool)> {
+        self.dead()
+            .into_iter()
+            .map(|square| (square, self.sensed.contains(square)))
+            .collect()
+    }
+
+    /// Squares the most likely line takes to have a dead sensor.
+    fn dead(&self) -> Bitboard {
+        self.lines[0].dead
+    }
+
+    /// The working sensors' view on the most likely line, to compare positions with.
+    fn view(&self) -> Sensed {
+        Sensed {
+            occupancy: self.sensed,
+            live: !self.dead(),
+        }
+    }
+
+    /// A square that changed has a working sensor: a line that took it for dead read its
+    /// moves wrongly, and gives way to the others.
+    fn saw_change(&mut self, changed: Bitboard) {
+        self.steady &= !changed;
+        if self.lines.iter().any(|l| !(l.dead & changed).is_empty()) {
+            if self.lines.iter().any(|l| (l.dead & changed).is_empty()) {
+                self.lines.retain(|l| (l.dead & changed).is_empty());
+            } else {
+                for line in &mut self.lines {
+                    line.dead &= !changed;
+                }
+            }
+            self.reported_dead &= !changed;
+            self.report_moves();
+        }
     }
 
     pub fn status(&self) -> &BoardStatus {
@@ -302,6 +419,9 @@ impl Recognizer {
 
     /// Finishes the current game and waits for the board to show `start`.
     pub fn set_up(&mut self, start: Chess, t: Millis) -> Vec<Event> {
+        if let Some(rival) = &mut self.rival {
+            rival.set_up(start.clone(), t);
+        }
         self.archive_current_game();
         let stamp = self.evidence.stamp(t);
         self.now = stamp;
@@ -316,6 +436,9 @@ impl Recognizer {
     /// Continues `game` on the board: once the board shows its final position,
     /// recognition goes on from there with its moves kept.
     pub fn continue_game(&mut self, game: &GameRecord, t: Millis) -> Vec<Event> {
+        if let Some(rival) = &mut self.rival {
+            rival.continue_game(game, t);
+        }
         self.archive_current_game();
         let stamp = self.evidence.stamp(t);
         self.now = stamp;
@@ -335,12 +458,13 @@ impl Recognizer {
         self.now = stamp;
         if let Some(target) = &self.awaiting {
             let expected = target.board().occupied();
-            if self.sensed == expected {
+            if self.view().matches(expected) {
                 self.begin_awaited_game();
-            } else {
+            } else if !self.begin_with_dead_sensor(expected, stamp) {
+                let view = self.view();
                 self.set_status(BoardStatus::Illegal {
-                    put_back: expected & !self.sensed,
-                    remove: self.sensed & !expected,
+                    put_back: view.missing(expected),
+                    remove: view.extra(expected),
                 });
             }
             return;
@@ -372,31 +496,118 @@ impl Recognizer {
                     .lines
                     .iter()
                     .filter_map(|line| {
-                        in_progress_cost(line, self.sensed, &self.evidence, self.settled_at)
+                        in_progress_cost(line, self.view(), &self.evidence, self.settled_at)
                     })
                     .min();
                 match cheapest {
                     Some(cost) if in_progress.is_none_or(|waiting| cost < waiting) => {
                         self.advance(found, stamp)
                     }
+                    None if in_progress.is_none() && self.explain_with_dead_sensor(stamp) => {}
                     _ => self.show_unfinished(in_progress.is_some()),
                 }
             }
         }
     }
 
+    /// The board differs from the awaited start on one square that has never changed: a
+    /// dead sensor, or a stray piece. A first move played around it tells: then the game
+    /// begins with that sensor taken as dead.
+    fn begin_with_dead_sensor(&mut self, expected: Bitboard, stamp: Stamp) -> bool {
+        let differs = (self.sensed ^ expected) & self.steady & !self.dead();
+        if differs.count() != 1 {
+            return false;
+        }
+        let found = self.explanations_seeing(!differs, false);
+        let Some((_, first)) = found.first() else {
+            return false;
+        };
+        if first.undo > 0 || first.moves.is_empty() {
+            return false;
+        }
+        let opening = first.moves.clone();
+        self.begin_awaited_game();
+        for line in &mut self.lines {
+            line.dead |= differs;
+            line.apply(0, &opening, stamp);
+        }
+        self.report_moves();
+        true
+    }
+
+    /// Nothing explains the board: perhaps a sensor that has never changed is dead, and a
+    /// move landed on it or left it unseen. Tries the squares the legal moves could have
+    /// used that way; takes the one whose story is cheapest.
+    fn explain_with_dead_sensor(&mut self, stamp: Stamp) -> bool {
+        let view = self.view();
+        let line = &self.lines[0];
+        let mut suspects = Bitboard::EMPTY;
+        // The last move may be the one read wrongly for want of the square.
+        for node in &line.nodes[line.ply_count().saturating_sub(1)..] {
+            let missing = view.missing(node.occupancy);
+            let extra = view.extra(node.occupancy);
+            for &(m, _) in node.legal_moves() {
+                let touched = touched_squares(m);
+                let from_missing = m.from().is_some_and(|from| missing.contains(from));
+                if from_missing || !(touched & extra).is_empty() {
+                    suspects |= touched;
+                }
+            }
+        }
+        suspects &= self.steady & !self.dead();
+        // Every suspect whose story is cheapest becomes a line: later readings tell them
+        // apart (a sensor taken for dead that changes was not).
+        let mut found: Vec<(usize, Explanation)> = Vec::new();
+        for square in suspects {
+            let dead = Bitboard::from_square(square);
+            let stories = self.explanations_seeing(!dead, false);
+            if stories.first().is_none_or(|(_, e)| e.cost == 0) {
+                continue;
+            }
+            found.extend(stories.into_iter().map(|(i, e)| {
+                (
+                    i,
+                    Explanation {
+                        newly_dead: dead,
+                        ..e
+                    },
+                )
+            }));
+        }
+        let Some(min) = found.iter().map(|(_, e)| e.cost).min() else {
+            return false;
+        };
+        found.retain(|(_, e)| e.cost == min);
+        self.advance(found, stamp);
+        true
+    }
+
+    /// Tells listeners of the dead sensors the most likely line has found.
+    fn report_dead_sensors(&mut self) {
+        let new = self.dead() & !self.reported_dead;
+        self.reported_dead |= new;
+        for square in new {
+            self.emit(EventKind::DeadSensor {
+                square,
+                stuck_occupied: self.sensed.contains(square),
+            });
+        }
+    }
+
     /// Whether the board shows a new game: the start position, or (a polled board may read
     /// only after the first moves) the start with a ply or two played. Returns those plies.
     fn new_game_explains(&self) -> Option<Vec<Move>> {
-        if self.sensed == START_OCCUPANCY {
+        let view = self.view();
+        if view.matches(START_OCCUPANCY) {
             return Some(Vec::new());
         }
-        if (self.sensed ^ START_OCCUPANCY).count() > 4 {
+        if (view.missing(START_OCCUPANCY) | view.extra(START_OCCUPANCY)).count() > 4 {
             return None;
         }
         let fresh = Line::new(Chess::default(), self.now);
         let ctx = SearchContext {
             sensed: self.sensed,
+            live: view.live,
             evidence: &self.evidence,
             promotion: Role::Queen,
             accept_unproven_last: false,
@@ -410,8 +621,19 @@ impl Recognizer {
 
     /// The cheapest explanations over all lines, each with the index of its line.
     fn explanations(&self, accept_unproven_last: bool) -> Vec<(usize, Explanation)> {
+        self.explanations_seeing(Bitboard::FULL, accept_unproven_last)
+    }
+
+    /// The cheapest explanations when only the sensors of `live` (and those each line
+    /// believes) are believed.
+    fn explanations_seeing(
+        &self,
+        live: Bitboard,
+        accept_unproven_last: bool,
+    ) -> Vec<(usize, Explanation)> {
         let ctx = SearchContext {
             sensed: self.sensed,
+            live,
             evidence: &self.evidence,
             promotion: self.pending_promotion(),
             accept_unproven_last,
@@ -439,6 +661,7 @@ impl Recognizer {
                 let line = &self.lines[i];
                 let prior = likelihood(line, &e);
                 let mut advanced = line.clone();
+                advanced.dead |= e.newly_dead;
                 advanced.apply(e.undo, &e.moves, stamp);
                 (prior, advanced)
             })
@@ -540,8 +763,8 @@ impl Recognizer {
     /// The board differs from the position and no story explains it yet.
     fn show_unfinished(&mut self, in_progress: bool) {
         let expected = self.lines[0].current().occupancy;
-        let missing = expected & !self.sensed;
-        let extra = self.sensed & !expected;
+        let missing = self.view().missing(expected);
+        let extra = self.view().extra(expected);
         let status = if missing.is_empty() && extra.is_empty() {
             BoardStatus::Settled
         } else if in_progress {
@@ -560,7 +783,7 @@ impl Recognizer {
 
     fn refresh_status(&mut self) {
         let in_progress =
-            in_progress_cost(&self.lines[0], self.sensed, &self.evidence, self.settled_at);
+            in_progress_cost(&self.lines[0], self.view(), &self.evidence, self.settled_at);
         self.show_unfinished(in_progress.is_some());
     }
 
@@ -590,6 +813,7 @@ impl Recognizer {
 
     /// Tells listeners how the most likely line differs from what they were told.
     fn report_moves(&mut self) {
+        self.report_dead_sensors();
         let line = &self.lines[0];
         let moves = line.moves();
         let common = self

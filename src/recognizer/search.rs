@@ -28,28 +28,49 @@ pub struct Explanation {
     pub latest_proof: Option<Stamp>,
     /// How many captures the sensors could not prove.
     pub unproven: u32,
+    /// Sensors this story takes to be dead, beyond those its line already does.
+    pub newly_dead: Bitboard,
 }
 
+#[derive(Clone, Copy)]
 pub struct SearchContext<'a> {
     pub sensed: Bitboard,
+    /// Squares whose sensors work; a dead sensor's square can be anything a story says.
+    pub live: Bitboard,
     pub evidence: &'a Evidence,
     pub promotion: Role,
     /// At the end of a session a piece that never came down again is taken as a capture.
     pub accept_unproven_last: bool,
 }
 
+impl SearchContext<'_> {
+    /// Whether an occupancy is what the working sensors read.
+    pub fn matches(&self, occupancy: Bitboard) -> bool {
+        ((occupancy ^ self.sensed) & self.live).is_empty()
+    }
+
+    fn dead(&self) -> Bitboard {
+        !self.live
+    }
+}
+
 /// All explanations of the cheapest cost (empty if there is none).
 pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
+    let ctx = &SearchContext {
+        live: ctx.live & !line.dead,
+        ..*ctx
+    };
     let mut found = Vec::new();
     let n = line.ply_count();
     let current = line.current();
-    if current.occupancy == ctx.sensed {
+    if ctx.matches(current.occupancy) {
         return vec![Explanation {
             undo: 0,
             moves: Vec::new(),
             cost: 0,
             latest_proof: None,
             unproven: 0,
+            newly_dead: Bitboard::EMPTY,
         }];
     }
     forward(current, ctx, 0, 0, None, &mut found);
@@ -59,10 +80,7 @@ pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
         let previous = &line.nodes[n - 1];
         forward(previous, ctx, 1, REVISION, current.last_move, &mut found);
         // Takebacks: the newest earlier position that matches.
-        if let Some(k) = (0..n)
-            .rev()
-            .find(|&k| line.nodes[k].occupancy == ctx.sensed)
-        {
+        if let Some(k) = (0..n).rev().find(|&k| ctx.matches(line.nodes[k].occupancy)) {
             let undo = n - k;
             found.push(Explanation {
                 undo,
@@ -70,6 +88,7 @@ pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
                 cost: PLY * undo as u32 + TAKEBACK,
                 latest_proof: None,
                 unproven: 0,
+                newly_dead: Bitboard::EMPTY,
             });
         }
     }
@@ -99,9 +118,12 @@ fn forward(
     excluded_first: Option<Move>,
     found: &mut Vec<Explanation>,
 ) {
-    let vacated = base.occupancy & !ctx.sensed;
-    let filled = ctx.sensed & !base.occupancy;
-    if vacated.is_empty() || (vacated | filled).count() as u32 > MAX_CHANGED {
+    let vacated = base.occupancy & !ctx.sensed & ctx.live;
+    let filled = ctx.sensed & !base.occupancy & ctx.live;
+    // Every move empties a square; only a dead sensor can hide that.
+    let hidden_departure = !(base.occupancy & ctx.dead()).is_empty() && !filled.is_empty();
+    if (vacated.is_empty() && !hidden_departure) || (vacated | filled).count() as u32 > MAX_CHANGED
+    {
         return;
     }
     let max_plies = if undo > 0 { 2 } else { MAX_PLIES };
@@ -159,24 +181,25 @@ impl Search<'_, '_> {
         }
         let print = footprint(m);
         // A moving piece leaves a square that ends empty, or one it reached earlier in the sequence.
-        if (print.vacated & (self.vacated | earlier_destinations)).is_empty() {
+        if (print.vacated & (self.vacated | earlier_destinations | self.ctx.dead())).is_empty() {
             return;
         }
         // Where it lands must end occupied, unless a later ply can move it on.
         let lands = print.filled | print.victim.map_or(Bitboard::EMPTY, Bitboard::from_square);
-        if plies_left < 3 && !(lands & !self.ctx.sensed).is_empty() {
+        if plies_left < 3 && !(lands & !self.ctx.sensed & self.ctx.live).is_empty() {
             return;
         }
-        if plies_left < 3 && !(print.filled & !self.filled).is_empty() {
+        if plies_left < 3 && !(print.filled & self.ctx.live & !self.filled).is_empty() {
             return;
         }
         path.push(m);
-        if occupancy == self.ctx.sensed {
+        if self.ctx.matches(occupancy) {
             self.record(path, found);
         }
         let destinations = earlier_destinations | lands;
         // The next mover needs a piece on a square a story may move from.
-        let next_mover_can_move = !(position.them() & (self.vacated | destinations)).is_empty();
+        let next_mover_can_move =
+            !(position.them() & (self.vacated | destinations | self.ctx.dead())).is_empty();
         if plies_left > 1 && next_mover_can_move {
             let mut next = position.clone();
             next.play_unchecked(m);
@@ -216,14 +239,20 @@ impl Search<'_, '_> {
                 }
                 previous_departure = departure;
             }
-            let (Some(victim), Some(from)) = (print.victim, m.from()) else {
-                continue;
+            let lands = print.filled | print.victim.map_or(Bitboard::EMPTY, Bitboard::from_square);
+            let unseen_landing = !(lands & self.ctx.dead()).is_empty();
+            let proof = match (print.victim, m.from()) {
+                _ if unseen_landing => None,
+                (Some(victim), Some(from)) => {
+                    self.ctx.evidence.capture_proof(from, victim, self.since)
+                }
+                _ => continue,
             };
-            match self.ctx.evidence.capture_proof(from, victim, self.since) {
+            match proof {
                 Some(stamp) => latest_proof = latest_proof.max(Some(stamp)),
                 None => {
-                    // A piece lifted over a capturable square looks exactly like an unproven
-                    // capture; only a later ply shows the capture really happened.
+                    // A piece lifted over a capturable square (or a dead sensor's) looks exactly
+                    // like one that landed there; only a later ply shows it really did.
                     if index + 1 == path.len() && !self.ctx.accept_unproven_last {
                         return;
                     }
@@ -240,6 +269,7 @@ impl Search<'_, '_> {
                 + out_of_order,
             latest_proof,
             unproven,
+            newly_dead: Bitboard::EMPTY,
         });
     }
 }
@@ -253,6 +283,7 @@ impl Search<'_, '_> {
         // A square a piece reached earlier in the story: the sensors must have seen it come and go.
         if let Some(from) = m.from()
             && !self.vacated.contains(from)
+            && self.ctx.live.contains(from)
             && (evidence.last_arrival(from, self.since).is_none()
                 || evidence.last_departure(from, self.since).is_none())
         {
@@ -278,29 +309,66 @@ impl Search<'_, '_> {
 /// when the board completes it, and no longer story may explain a hand still moving.
 const IN_PROGRESS: u32 = PLY + 1;
 
+/// A second hand (the other player straightening a piece) may lift or touch one square
+/// during a move: still a move in progress, but dearer than correcting the last move with
+/// a ply after it, which is what a stray reading on the last move's square looks like.
+const SECOND_HAND: u32 = 15;
+
+/// What the working sensors read, to compare with a position.
+#[derive(Clone, Copy)]
+pub struct Sensed {
+    pub occupancy: Bitboard,
+    pub live: Bitboard,
+}
+
+impl Sensed {
+    pub fn matches(self, occupancy: Bitboard) -> bool {
+        ((occupancy ^ self.occupancy) & self.live).is_empty()
+    }
+
+    /// Squares the position fills that read empty.
+    pub fn missing(self, occupancy: Bitboard) -> Bitboard {
+        occupancy & !self.occupancy & self.live
+    }
+
+    /// Squares that read occupied where the position has none.
+    pub fn extra(self, occupancy: Bitboard) -> Bitboard {
+        self.occupancy & !occupancy & self.live
+    }
+}
+
 /// The cost of reading the board as a move still being made (`None` if it cannot be one):
 /// every square that differs from a position, or was really disturbed since it was
 /// reached, is one that a move's hand touches.
 pub fn in_progress_cost(
     line: &Line,
-    sensed: Bitboard,
+    sensed: Sensed,
     evidence: &Evidence,
     settled_at: Stamp,
 ) -> Option<u32> {
+    let sensed = Sensed {
+        live: sensed.live & !line.dead,
+        ..sensed
+    };
     let current = line.current();
     let disturbed = evidence.disturbed_since(current.since.max(settled_at));
-    let missing = current.occupancy & !sensed;
-    let extra = sensed & !current.occupancy;
+    let missing = sensed.missing(current.occupancy);
+    let extra = sensed.extra(current.occupancy);
     // One piece in the hand: lifted to move, to capture with, or to adjust.
     let one_in_hand = extra.is_empty() && missing.count() <= 1 && (disturbed & !missing).is_empty();
-    if one_in_hand || part_of_a_move(current, sensed, disturbed) {
+    if one_in_hand || part_of_a_move(current, sensed, disturbed, 0) {
         return Some(IN_PROGRESS);
+    }
+    // Both players' hands at once: a move, and the other player's piece lifted or touched.
+    let two_in_hand = extra.is_empty() && (missing | disturbed).count() <= 2;
+    if two_in_hand || part_of_a_move(current, sensed, disturbed, 1) {
+        return Some(IN_PROGRESS + SECOND_HAND);
     }
     // The last move being corrected: its piece is picked up again and moved on.
     if line.ply_count() >= 1 {
         let previous = &line.nodes[line.ply_count() - 1];
         let disturbed = evidence.disturbed_since(previous.since.max(settled_at));
-        if part_of_a_move(previous, sensed, disturbed) {
+        if part_of_a_move(previous, sensed, disturbed, 0) {
             return Some(IN_PROGRESS + REVISION);
         }
     }
@@ -309,12 +377,16 @@ pub fn in_progress_cost(
     if missing.count() == 1 && extra.count() == 1 {
         return Some(IN_PROGRESS + REVISION + 1);
     }
-    // A capture finished unseen, and the reply is in the hand.
-    let unseen_capture_then_reply = current
+    // A move finished where the sensors could not see it land (an unproven capture, a dead
+    // sensor), and the reply is in the hand.
+    let dead = !sensed.live;
+    let unseen_landing_then_reply = current
         .legal_moves()
         .iter()
         .filter(|(m, _)| {
-            footprint(*m).victim.is_some() && m.from().is_some_and(|f| missing.contains(f))
+            let print = footprint(*m);
+            let unseen = print.victim.is_some() || !(print.filled & dead).is_empty();
+            unseen && m.from().is_some_and(|f| missing.contains(f))
         })
         .any(|&(m, _)| {
             let mut after = current.position.clone();
@@ -324,24 +396,26 @@ pub fn in_progress_cost(
                 &Node::new(after, Some(m), current.since),
                 sensed,
                 disturbed_elsewhere,
+                0,
             )
         });
-    unseen_capture_then_reply.then_some(PLY + UNPROVEN_CAPTURE + IN_PROGRESS)
+    unseen_landing_then_reply.then_some(PLY + UNPROVEN_CAPTURE + IN_PROGRESS)
 }
 
-fn part_of_a_move(node: &Node, sensed: Bitboard, disturbed: Bitboard) -> bool {
-    let missing = node.occupancy & !sensed;
-    let extra = sensed & !node.occupancy;
+/// Whether the board shows a move of `node` under way, with at most `spare` squares lifted
+/// or touched by another hand.
+fn part_of_a_move(node: &Node, sensed: Sensed, disturbed: Bitboard, spare: usize) -> bool {
+    let missing = sensed.missing(node.occupancy);
+    let extra = sensed.extra(node.occupancy);
     node.legal_moves().iter().any(|&(m, _)| {
         let print = footprint(m);
         let victim = print.victim.map_or(Bitboard::EMPTY, Bitboard::from_square);
         let may_empty = print.vacated | victim;
         // A piece lands only after it was picked up; but one lone extra square is what a
-        // sensor ghost looks like, and must not make room for a rewritten story.
-        let picked_up = extra.count() <= 1 || !(print.vacated & missing).is_empty();
-        picked_up
-            && (missing & !may_empty).is_empty()
-            && (extra & !print.filled).is_empty()
-            && (disturbed & !(may_empty | print.filled)).is_empty()
+        // sensor ghost looks like, and must not make room for a rewritten story. A second
+        // hand is no excuse for a piece that landed unlifted.
+        let picked_up = (extra.count() <= 1 && spare == 0) || !(print.vacated & missing).is_empty();
+        let stray = (missing & !may_empty) | (disturbed & !(may_empty | print.filled));
+        picked_up && stray.count() <= spare && (extra & !print.filled).is_empty()
     })
 }

@@ -1,7 +1,7 @@
 //! LiBoard: the board sends 8 raw bytes whenever its occupancy changes, most significant
 //! byte first (so `u64::from_be_bytes` is the occupancy). No header, no checksum. A busy
 //! host or a USB adapter may deliver several frames at once, so after a silence of 3 ms a
-//! burst of 8·k bytes is k frames; only a remainder that is no whole frame is noise.
+//! burst of 8·k bytes is k frames; a burst of another length is noise.
 
 use shakmaty::Bitboard;
 
@@ -22,37 +22,53 @@ pub fn encode(occupancy: Bitboard) -> [u8; 8] {
 
 #[derive(Default)]
 pub struct Host {
-    /// The bytes of the frame being received; frames start at a silence.
-    frame: Vec<u8>,
+    /// The bytes of the burst being received, since the last silence.
+    burst: Vec<u8>,
+    /// How many of them were already passed on as frames.
+    passed: usize,
     last_byte_at: Option<Micros>,
     dropped: u64,
 }
 
+/// A burst longer than this is a stuck line, not a host reading late.
+const MAX_BURST: usize = 64 * FRAME_LEN;
+
 impl Host {
-    fn end_frame(&mut self) {
-        if !self.frame.is_empty() {
+    /// The silence ended the burst: what is left of it is no whole frame, so all of what
+    /// was not passed on is noise.
+    fn end_burst(&mut self) {
+        if self.passed < self.burst.len() {
             self.dropped += 1;
-            self.frame.clear();
         }
+        self.burst.clear();
+        self.passed = 0;
     }
 
-    fn accept(&mut self, readings: &mut Vec<Reading>) {
-        let mut bytes = [0u8; FRAME_LEN];
-        bytes.copy_from_slice(&self.frame);
-        self.frame.clear();
-        let occupancy = Bitboard(u64::from_be_bytes(bytes));
-        if occupancy.count() as u32 > MAX_PIECES {
-            self.dropped += 1;
-        } else {
-            readings.push(Reading::Occupancy(occupancy));
+    /// Passes on the frames received so far, if the burst is whole frames up to here: a
+    /// read that ends on a frame boundary needs no wait for the silence after it.
+    fn pass_whole_frames(&mut self, readings: &mut Vec<Reading>) {
+        if self.burst.len() % FRAME_LEN != 0 {
+            return;
         }
+        for frame in self.burst[self.passed..].chunks_exact(FRAME_LEN) {
+            let mut bytes = [0u8; FRAME_LEN];
+            bytes.copy_from_slice(frame);
+            let occupancy = Bitboard(u64::from_be_bytes(bytes));
+            if occupancy.count() > MAX_PIECES as usize {
+                self.dropped += 1;
+            } else {
+                readings.push(Reading::Occupancy(occupancy));
+            }
+        }
+        self.passed = self.burst.len();
     }
 }
 
 impl HostSession for Host {
     fn open(&mut self, _now: Micros) -> Vec<u8> {
         // The board resets when the port opens and sends its state about 3 s later.
-        self.frame.clear();
+        self.burst.clear();
+        self.passed = 0;
         self.last_byte_at = None;
         Vec::new()
     }
@@ -61,17 +77,11 @@ impl HostSession for Host {
         let after_silence = self
             .last_byte_at
             .is_none_or(|last| now.saturating_sub(last) >= SILENCE);
-        if after_silence {
-            self.end_frame();
+        if after_silence || self.burst.len() + bytes.len() > MAX_BURST {
+            self.end_burst();
         }
-        for &byte in bytes {
-            self.frame.push(byte);
-            // A whole frame needs no wait for the silence after it: the next byte, if any,
-            // begins the next frame of the same burst.
-            if self.frame.len() == FRAME_LEN {
-                self.accept(readings);
-            }
-        }
+        self.burst.extend_from_slice(bytes);
+        self.pass_whole_frames(readings);
         self.last_byte_at = Some(now);
         Vec::new()
     }
@@ -80,7 +90,7 @@ impl HostSession for Host {
         if let Some(last) = self.last_byte_at
             && now.saturating_sub(last) >= SILENCE
         {
-            self.end_frame();
+            self.end_burst();
         }
         Vec::new()
     }
@@ -91,7 +101,11 @@ impl HostSession for Host {
 
     fn tick_interval(&self) -> Micros {
         // Silence only needs watching while a frame is half in; an idle line can sleep.
-        if self.frame.is_empty() { 50_000 } else { 1_000 }
+        if self.passed == self.burst.len() {
+            50_000
+        } else {
+            1_000
+        }
     }
 }
 
@@ -162,8 +176,8 @@ mod tests {
                 .iter()
                 .all(|r| *r == Reading::Occupancy(Bitboard(0xffff_0000_0000_ffff)))
         );
-        // Eight bytes with 48 pieces, then three stray ones: two errors.
-        assert_eq!(dropped, 2);
+        // Eleven bytes are no whole number of frames: one error.
+        assert_eq!(dropped, 1);
     }
 
     #[test]
@@ -192,9 +206,26 @@ mod tests {
         let (readings, dropped) = decode(&[(0, &burst), (10_000, &e4)], 20_000);
         assert_eq!(
             readings,
-            vec![Reading::Occupancy(Bitboard(0xffff_0000_1000_efff)); 2]
+            vec![Reading::Occupancy(Bitboard(0xffff_0000_1000_efff))]
         );
         assert_eq!(dropped, 1);
+    }
+
+    #[test]
+    fn frames_of_one_burst_split_over_reads_wait_for_a_frame_boundary() {
+        let start = encode(Bitboard(0xffff_0000_0000_ffff));
+        let e4 = encode(Bitboard(0xffff_0000_1000_efff));
+        let mut both = start.to_vec();
+        both.extend_from_slice(&e4);
+        let (readings, dropped) = decode(&[(0, &both[..11]), (1_000, &both[11..])], 10_000);
+        assert_eq!(
+            readings,
+            vec![
+                Reading::Occupancy(Bitboard(0xffff_0000_0000_ffff)),
+                Reading::Occupancy(Bitboard(0xffff_0000_1000_efff)),
+            ]
+        );
+        assert_eq!(dropped, 0);
     }
 
     #[test]

@@ -560,7 +560,10 @@ impl Recognizer {
         let mut found: Vec<(usize, Explanation)> = Vec::new();
         for square in suspects {
             let dead = Bitboard::from_square(square);
-            let stories = self.explanations_seeing(!dead, false);
+            let mut stories = self.explanations_seeing(!dead, false);
+            // A sensor is blamed for one move, seen landing or followed by the reply; a
+            // longer story is a misreading of another kind.
+            stories.retain(|(_, e)| e.moves.len() <= 2);
             if stories.first().is_none_or(|(_, e)| e.cost == 0) {
                 continue;
             }

@@ -360,7 +360,10 @@ pub fn in_progress_cost(
         return Some(IN_PROGRESS);
     }
     // Both players' hands at once: a move, and the other player's piece lifted or touched.
-    let two_in_hand = extra.is_empty() && (missing | disturbed).count() <= 2;
+    let theirs = current.position.them();
+    let touched = missing | disturbed;
+    let two_in_hand =
+        extra.is_empty() && (touched & !theirs).count() <= 1 && (touched & theirs).count() <= 1;
     if two_in_hand || part_of_a_move(current, sensed, disturbed, 1) {
         return Some(IN_PROGRESS + SECOND_HAND);
     }
@@ -416,6 +419,8 @@ fn part_of_a_move(node: &Node, sensed: Sensed, disturbed: Bitboard, spare: usize
         // hand is no excuse for a piece that landed unlifted.
         let picked_up = (extra.count() <= 1 && spare == 0) || !(print.vacated & missing).is_empty();
         let stray = (missing & !may_empty) | (disturbed & !(may_empty | print.filled));
-        picked_up && stray.count() <= spare && (extra & !print.filled).is_empty()
+        // Only the other player's own pieces are the second hand's.
+        let second_hand = stray.count() <= spare && (stray & !node.position.them()).is_empty();
+        picked_up && (stray.is_empty() || second_hand) && (extra & !print.filled).is_empty()
     })
 }

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 use boardsight::cli;
 use boardsight::protocol::Protocol;
+use boardsight::recognizer::BoardOrientation;
 
 #[derive(Parser)]
 #[command(
@@ -35,6 +36,10 @@ enum Command {
         /// Also print every recognizer event on stderr: `<t> <kind> <detail>`.
         #[arg(long)]
         trace: bool,
+        /// How the board stands on its sensors: auto (found from White's first move),
+        /// normal or turned (round).
+        #[arg(long, default_value = "auto")]
+        orientation: BoardOrientation,
     },
     /// Work with PGN files.
     Pgn {
@@ -76,6 +81,9 @@ enum Command {
         /// The position the board starts from (default: the standard start).
         #[arg(long)]
         fen: Option<String>,
+        /// How the board stands on its sensors: auto, normal or turned.
+        #[arg(long, default_value = "auto")]
+        orientation: BoardOrientation,
     },
 }
 
@@ -91,7 +99,12 @@ enum PgnCommand {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Replay { log, fen, trace }) => cli::replay::run(&log, fen.as_deref(), trace),
+        Some(Command::Replay {
+            log,
+            fen,
+            trace,
+            orientation,
+        }) => cli::replay::run(&log, fen.as_deref(), trace, orientation),
         Some(Command::Pgn {
             command: PgnCommand::Check { file },
         }) => cli::pgn_check::run(&file),
@@ -108,7 +121,9 @@ fn main() -> ExitCode {
             pgn,
             idle_exit,
             fen,
+            orientation,
         }) => cli::listen::run(cli::listen::Options {
+            orientation,
             port: &port,
             protocol,
             record: record.as_deref(),

@@ -299,3 +299,75 @@ fn a_new_game_seen_only_after_its_first_move_keeps_that_move() {
         vec![vec!["e2e4", "e7e5", "g1f3"], vec!["d2d4"]]
     );
 }
+
+/// The games a log's `# expect:` comment lines name, one line per game.
+fn expected_games(name: &str) -> Vec<Vec<String>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/logs/{name}.log"));
+    std::fs::read_to_string(path)
+        .expect("a readable log")
+        .lines()
+        .filter_map(|line| line.strip_prefix("# expect:"))
+        .map(|moves| moves.split_whitespace().map(str::to_owned).collect())
+        .collect()
+}
+
+#[test]
+fn field_behaviours_read_the_game_without_false_alarms() {
+    // Boards with lift/place events, touches inside one poll, batch time stamps, replies
+    // begun while the last piece is still settling, a board turned round.
+    for name in [
+        "events-no-false-alarm",
+        "touch-in-one-poll",
+        "shared-timestamps-capture",
+        "shared-timestamps-pending",
+        "blitz-reply",
+        "rotated-board",
+        "rotated-board-events",
+    ] {
+        let result = run(name, None);
+        assert_eq!(games(&result), expected_games(name), "{name}");
+        assert!(
+            trace(&result, "illegal").is_empty(),
+            "{name}: {:?}",
+            trace(&result, "illegal")
+        );
+    }
+}
+
+#[test]
+fn a_board_turned_round_is_found_by_whites_first_move() {
+    for name in ["rotated-board", "rotated-board-events"] {
+        let result = run(name, None);
+        assert_eq!(
+            trace(&result, "orientation"),
+            vec!["orientation turned"],
+            "{name}"
+        );
+    }
+    // Told it stands normally, the same readings are not that game.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/logs/rotated-board.log");
+    let readings = sensorlog::read_file(&path).expect("a valid log");
+    let normal = replay(
+        &readings,
+        Config {
+            orientation: boardsight::recognizer::BoardOrientation::Normal,
+            ..Config::default()
+        },
+    );
+    assert_ne!(games(&normal), expected_games("rotated-board"));
+    assert!(trace(&normal, "orientation").is_empty());
+}
+
+#[test]
+fn a_sensor_stuck_occupied_is_worked_around_and_reported() {
+    let result = run("dead-stuck-occupied", None);
+    assert_eq!(games(&result), expected_games("dead-stuck-occupied"));
+    assert_eq!(trace(&result, "sensor"), vec!["sensor c3 stuck-occupied"]);
+}
+
+#[test]
+fn a_stray_piece_at_the_start_is_not_a_dead_sensor() {
+    let result = run("stray-piece", None);
+    assert_eq!(games(&result), expected_games("stray-piece"));
+    assert!(trace(&result, "sensor").is_empty());
+}

@@ -14,7 +14,7 @@ use crate::files::write_atomically;
 use crate::pgn::{GameTags, write_game};
 use crate::protocol::Protocol;
 use crate::reading::{Reading, TimedReading};
-use crate::recognizer::{Config, EventKind, GameRecord};
+use crate::recognizer::{BoardOrientation, Config, EventKind, GameRecord};
 use crate::sensorlog;
 
 pub struct Options<'a> {
@@ -24,6 +24,7 @@ pub struct Options<'a> {
     pub pgn: Option<&'a Path>,
     pub idle_exit: Option<f64>,
     pub fen: Option<&'a str>,
+    pub orientation: BoardOrientation,
 }
 
 pub fn run(options: Options<'_>) -> ExitCode {
@@ -49,6 +50,7 @@ pub fn run(options: Options<'_>) -> ExitCode {
     }
     let config = Config {
         start,
+        orientation: options.orientation,
         ..Config::default()
     };
     let connection = connect(options.port, options.protocol, config, Arc::new(|| {}));

@@ -1,14 +1,14 @@
-//! `boardsight replay LOG [--fen FEN] [--trace]`
+//! `boardsight replay LOG [--fen FEN] [--trace] [--orientation auto|normal|turned]`
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use super::usage_error;
 use crate::pgn::{GameTags, write_game};
-use crate::recognizer::Config;
+use crate::recognizer::{BoardOrientation, Config};
 use crate::{parse_fen, replay, sensorlog};
 
-pub fn run(log: &Path, fen: Option<&str>, trace: bool) -> ExitCode {
+pub fn run(log: &Path, fen: Option<&str>, trace: bool, orientation: BoardOrientation) -> ExitCode {
     let start = match fen.map(parse_fen).transpose() {
         Ok(start) => start,
         Err(message) => return usage_error(&format!("--fen: {message}")),
@@ -19,6 +19,7 @@ pub fn run(log: &Path, fen: Option<&str>, trace: bool) -> ExitCode {
     };
     let config = Config {
         start,
+        orientation,
         ..Config::default()
     };
     let result = replay::replay(&readings, config);

@@ -47,7 +47,7 @@ impl Host {
     /// Passes on the frames received so far, if the burst is whole frames up to here: a
     /// read that ends on a frame boundary needs no wait for the silence after it.
     fn pass_whole_frames(&mut self, readings: &mut Vec<Reading>) {
-        if self.burst.len() % FRAME_LEN != 0 {
+        if !self.burst.len().is_multiple_of(FRAME_LEN) {
             return;
         }
         for frame in self.burst[self.passed..].chunks_exact(FRAME_LEN) {

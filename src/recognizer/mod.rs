@@ -195,7 +195,9 @@ impl Recognizer {
         if self.has_moved() {
             return events;
         }
-        if !rival.has_moved() {
+        // A move the other way round proves the orientation, unless a dead sensor had to
+        // be invented for it: that is a guess on a guess.
+        if !rival.has_moved() || !rival.dead().is_empty() {
             self.rival = Some(rival);
             return events;
         }

@@ -351,7 +351,9 @@ pub fn in_progress_cost(
         ..sensed
     };
     let current = line.current();
-    let disturbed = evidence.disturbed_since(current.since.max(settled_at));
+    // Only pieces of the position can be touched; a square the moving piece was set down
+    // on for a moment and lifted from again is part of its way.
+    let disturbed = evidence.disturbed_since(current.since.max(settled_at)) & current.occupancy;
     let missing = sensed.missing(current.occupancy);
     let extra = sensed.extra(current.occupancy);
     // One piece in the hand: lifted to move, to capture with, or to adjust.
@@ -370,7 +372,8 @@ pub fn in_progress_cost(
     // The last move being corrected: its piece is picked up again and moved on.
     if line.ply_count() >= 1 {
         let previous = &line.nodes[line.ply_count() - 1];
-        let disturbed = evidence.disturbed_since(previous.since.max(settled_at));
+        let disturbed =
+            evidence.disturbed_since(previous.since.max(settled_at)) & previous.occupancy;
         if part_of_a_move(previous, sensed, disturbed, 0) {
             return Some(IN_PROGRESS + REVISION);
         }

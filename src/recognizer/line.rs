@@ -79,8 +79,9 @@ impl Line {
     pub fn apply(&mut self, undo: usize, moves: &[Move], since: Stamp) {
         let keep = self.nodes.len().saturating_sub(undo).max(1);
         self.nodes.truncate(keep);
-        if undo > 0 {
-            // Returned to: what happened before now belongs to the moves taken back.
+        if undo > 0 && moves.is_empty() {
+            // Returned to: what happened before now belongs to the moves taken back. (A
+            // revision keeps it: it reads the same evidence another way.)
             let last = self.nodes.len() - 1;
             self.nodes[last].since = since;
         }

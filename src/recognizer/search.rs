@@ -11,7 +11,9 @@ use super::moves::{footprint, promotion_role};
 pub const PLY: u32 = 10;
 const REVISION: u32 = 5;
 const TAKEBACK: u32 = 2;
-const UNPROVEN_CAPTURE: u32 = 3;
+/// A capture no sensor saw, followed by a ply, must be dearer than reading the same board
+/// as one move with the other player's hand on a piece (`SECOND_HAND`).
+const UNPROVEN_CAPTURE: u32 = 8;
 /// The most plies searched between two readings.
 const MAX_PLIES: usize = 3;
 /// More changed squares than this cannot come from `MAX_PLIES` moves.

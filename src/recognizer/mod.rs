@@ -541,17 +541,23 @@ impl Recognizer {
     /// move landed on it or left it unseen. Tries the squares the legal moves could have
     /// used that way; takes the one whose story is cheapest.
     fn explain_with_dead_sensor(&mut self, stamp: Stamp) -> bool {
+        // One broken sensor is a fault; a second one found the same way is a misreading.
+        if !self.dead().is_empty() {
+            return false;
+        }
         let view = self.view();
         let line = &self.lines[0];
         let mut suspects = Bitboard::EMPTY;
         // The last move may be the one read wrongly for want of the square.
         for node in &line.nodes[line.ply_count().saturating_sub(1)..] {
-            let missing = view.missing(node.occupancy);
-            let extra = view.extra(node.occupancy);
+            // Where something was seen: a square that differs, or one a hand touched (a
+            // capture landing next to a sensor that cannot see its piece leave).
+            let seen = view.missing(node.occupancy)
+                | view.extra(node.occupancy)
+                | self.evidence.disturbed_since(node.since);
             for &(m, _) in node.legal_moves() {
                 let touched = touched_squares(m);
-                let from_missing = m.from().is_some_and(|from| missing.contains(from));
-                if from_missing || !(touched & extra).is_empty() {
+                if !(touched & seen).is_empty() {
                     suspects |= touched;
                 }
             }

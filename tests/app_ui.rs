@@ -190,3 +190,24 @@ fn the_demo_game_plays_itself_on_the_simulated_board() {
     click(&mut harness, "Stop demo");
     harness.get_by_label("Demo game");
 }
+
+#[test]
+fn a_dead_sensor_is_shown_on_the_grid_in_plain_words() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(Some(log("dead-stuck-occupied")), dir.path());
+    harness.run_steps(3);
+    harness.get_by_label("The sensor under c3 always reads occupied; boardsight works around it");
+    harness.get_by_label("sensor c3: dead sensor, worked around");
+    // The game went on through the dead square: the knight left c3 for d5, and was taken.
+    harness.get_by_label("exd5");
+}
+
+#[test]
+fn a_board_turned_round_is_read_in_real_squares_and_said_so() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(Some(log("rotated-board")), dir.path());
+    harness.run_steps(3);
+    harness.get_by_label_contains("The board is set up turned round");
+    harness.get_by_label("Nxd4");
+    harness.get_by_label("d4: white knight");
+}

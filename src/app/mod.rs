@@ -25,7 +25,8 @@ use crate::pgn::autosave::{Autosave, Unfinished};
 use crate::pgn::{GameTags, PgnGame, read_games, write_game};
 use crate::protocol::Protocol;
 use crate::reading::{Reading, TimedReading};
-use crate::recognizer::{BoardStatus, Config, EventKind, Recognizer, event::uci};
+use crate::recognizer::event::{dead_sensor_words, uci};
+use crate::recognizer::{BoardOrientation, BoardStatus, Config, EventKind, Recognizer};
 use crate::sensorlog;
 use pieces::PieceTextures;
 use settings::Settings;
@@ -153,6 +154,13 @@ impl BoardsightApp {
         self.snapshot = Snapshot::of(&Recognizer::default(), 0);
     }
 
+    fn recognizer_config(&self) -> Config {
+        Config {
+            orientation: self.settings.board_orientation,
+            ..Config::default()
+        }
+    }
+
     fn use_simulator(&mut self, ctx: &egui::Context) {
         self.reset_session();
         self.source = Source::None;
@@ -161,7 +169,7 @@ impl BoardsightApp {
                 self.live = Some(connect(
                     board.path(),
                     SIMULATED_PROTOCOL,
-                    Config::default(),
+                    self.recognizer_config(),
                     Self::wake(ctx),
                 ));
                 self.source = Source::Simulated(Box::new(board));
@@ -172,7 +180,7 @@ impl BoardsightApp {
 
     fn use_serial(&mut self, ctx: &egui::Context, port: String, protocol: Protocol) {
         self.reset_session();
-        let connection = connect(&port, protocol, Config::default(), Self::wake(ctx));
+        let connection = connect(&port, protocol, self.recognizer_config(), Self::wake(ctx));
         connection.send(Command::Orient(self.settings.sensor_orientation));
         self.live = Some(connection);
         self.settings.port = Some(port.clone());
@@ -188,7 +196,7 @@ impl BoardsightApp {
                     || path.display().to_string(),
                     |n| n.to_string_lossy().into_owned(),
                 );
-                let mut timeline = Timeline::new(name, readings, Config::default());
+                let mut timeline = Timeline::new(name, readings, self.recognizer_config());
                 timeline.seek(timeline.len());
                 self.snapshot = timeline.snapshot();
                 self.source = Source::Log(Box::new(timeline));
@@ -541,6 +549,19 @@ impl BoardsightApp {
                 self.send(Command::Orient(orientation));
             }
         }
+        egui::ComboBox::from_label("Board set up")
+            .selected_text(orientation_text(self.settings.board_orientation))
+            .show_ui(ui, |ui| {
+                for choice in BoardOrientation::ALL {
+                    ui.selectable_value(
+                        &mut self.settings.board_orientation,
+                        choice,
+                        orientation_text(choice),
+                    );
+                }
+            })
+            .response
+            .on_hover_text("Used from the next connection or recording on");
         if let Source::Simulated(board) = &self.source {
             ui.separator();
             ui.label(RichText::new("Click the sensor grid to lift and place pieces.").weak());
@@ -861,11 +882,13 @@ impl BoardsightApp {
             ui.vertical(|ui| {
                 ui.label("Sensors");
                 let clickable = matches!(self.source, Source::Simulated(_));
+                let dead = self.snapshot.dead_sensors.iter().map(|(s, _)| *s).collect();
                 sensor_click = sensor_view::show(
                     ui,
                     self.snapshot.sensed,
                     self.snapshot.expected,
                     &status,
+                    dead,
                     &self.flashes,
                     flipped,
                     side * 0.75,
@@ -873,6 +896,7 @@ impl BoardsightApp {
                 );
                 ui.add_space(8.0);
                 legend(ui);
+                findings(ui, &self.snapshot);
             });
         });
         if let (Some(square), Source::Simulated(board)) = (sensor_click, &mut self.source) {
@@ -929,6 +953,22 @@ impl BoardsightApp {
     }
 }
 
+/// What boardsight found out about the board itself: dead sensors, a board turned round.
+fn findings(ui: &mut egui::Ui, snapshot: &Snapshot) {
+    let color = Color32::from_rgb(230, 160, 40);
+    for &(square, stuck_occupied) in &snapshot.dead_sensors {
+        ui.colored_label(color, dead_sensor_words(square, stuck_occupied));
+    }
+    if snapshot.turned {
+        ui.colored_label(
+            color,
+            EventKind::Orientation { turned: true }
+                .finding()
+                .unwrap_or_default(),
+        );
+    }
+}
+
 fn legend(ui: &mut egui::Ui) {
     for (color, text) in [
         (Color32::from_rgb(240, 160, 40), "lifted"),
@@ -941,6 +981,14 @@ fn legend(ui: &mut egui::Ui) {
             ui.painter().rect_filled(rect, 2.0, color);
             ui.label(RichText::new(text).small());
         });
+    }
+}
+
+fn orientation_text(orientation: BoardOrientation) -> &'static str {
+    match orientation {
+        BoardOrientation::Auto => "found from White's first move",
+        BoardOrientation::Normal => "as wired",
+        BoardOrientation::Turned => "turned round",
     }
 }
 

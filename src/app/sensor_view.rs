@@ -26,6 +26,8 @@ pub enum SquareMeaning {
     InProgress,
     /// Part of an illegal state: it must change back.
     Illegal,
+    /// The sensor is broken; the square is read from the moves around it.
+    Dead,
 }
 
 pub const FLASH: Duration = Duration::from_millis(600);
@@ -35,9 +37,11 @@ pub fn meaning(
     sensed: Bitboard,
     expected: Bitboard,
     status: &BoardStatus,
+    dead: Bitboard,
 ) -> SquareMeaning {
     let occupied = sensed.contains(square);
     match status {
+        _ if dead.contains(square) => SquareMeaning::Dead,
         BoardStatus::Illegal { put_back, remove } if (*put_back | *remove).contains(square) => {
             SquareMeaning::Illegal
         }
@@ -60,6 +64,7 @@ fn fill(meaning: SquareMeaning) -> Option<Color32> {
         SquareMeaning::Unexpected => Some(Color32::from_rgb(150, 90, 210)),
         SquareMeaning::InProgress => Some(Color32::from_rgb(240, 220, 60)),
         SquareMeaning::Illegal => Some(Color32::from_rgb(220, 40, 40)),
+        SquareMeaning::Dead => Some(Color32::from_gray(110)),
     }
 }
 
@@ -71,6 +76,7 @@ fn describe(meaning: SquareMeaning) -> &'static str {
         SquareMeaning::Unexpected => "occupied, unexpected",
         SquareMeaning::InProgress => "move in progress",
         SquareMeaning::Illegal => "must change",
+        SquareMeaning::Dead => "dead sensor, worked around",
     }
 }
 
@@ -106,6 +112,7 @@ pub fn show(
     sensed: Bitboard,
     expected: Bitboard,
     status: &BoardStatus,
+    dead: Bitboard,
     flashes: &[(Square, Instant)],
     flipped: bool,
     side: f32,
@@ -119,9 +126,16 @@ pub fn show(
         let cell = square_rect(rect, square, flipped);
         let base = if is_light(square) { LIGHT } else { DARK };
         painter.rect_filled(cell, 0.0, base.gamma_multiply(0.55));
-        let meaning = meaning(square, sensed, expected, status);
+        let meaning = meaning(square, sensed, expected, status, dead);
         if let Some(color) = fill(meaning) {
             painter.rect_filled(cell.shrink(1.0), 2.0, color);
+        }
+        if meaning == SquareMeaning::Dead {
+            // A cross: this sensor's reading is not used.
+            let inner = cell.shrink(cell.width() * 0.2);
+            let stroke = Stroke::new(cell.width() * 0.06, Color32::from_gray(230));
+            painter.line_segment([inner.left_top(), inner.right_bottom()], stroke);
+            painter.line_segment([inner.right_top(), inner.left_bottom()], stroke);
         }
         if sensed.contains(square) {
             painter.circle_filled(cell.center(), cell.width() * 0.28, Color32::from_gray(35));
@@ -184,15 +198,15 @@ mod tests {
         let sensed = Bitboard::from_square(Square::E4);
         let settled = BoardStatus::Settled;
         assert_eq!(
-            meaning(Square::E2, sensed, expected, &settled),
+            meaning(Square::E2, sensed, expected, &settled, Bitboard::EMPTY),
             SquareMeaning::Lifted
         );
         assert_eq!(
-            meaning(Square::E4, sensed, expected, &settled),
+            meaning(Square::E4, sensed, expected, &settled, Bitboard::EMPTY),
             SquareMeaning::Unexpected
         );
         assert_eq!(
-            meaning(Square::A1, sensed, expected, &settled),
+            meaning(Square::A1, sensed, expected, &settled, Bitboard::EMPTY),
             SquareMeaning::Empty
         );
         let waiting = BoardStatus::Waiting {
@@ -200,7 +214,7 @@ mod tests {
             placed: sensed,
         };
         assert_eq!(
-            meaning(Square::E4, sensed, expected, &waiting),
+            meaning(Square::E4, sensed, expected, &waiting, Bitboard::EMPTY),
             SquareMeaning::InProgress
         );
         let illegal = BoardStatus::Illegal {
@@ -208,8 +222,12 @@ mod tests {
             remove: Bitboard::EMPTY,
         };
         assert_eq!(
-            meaning(Square::E2, sensed, expected, &illegal),
+            meaning(Square::E2, sensed, expected, &illegal, Bitboard::EMPTY),
             SquareMeaning::Illegal
+        );
+        assert_eq!(
+            meaning(Square::E2, sensed, expected, &illegal, expected),
+            SquareMeaning::Dead
         );
     }
 }

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::reading::Orientation;
+use crate::recognizer::BoardOrientation;
 
 const KEY: &str = "boardsight-settings";
 
@@ -18,6 +19,8 @@ pub struct Settings {
     pub board_flipped: bool,
     /// How the board's sensors are wired relative to the squares.
     pub sensor_orientation: Orientation,
+    /// Which way round the board is set up: found from White's first move, or given.
+    pub board_orientation: BoardOrientation,
     pub dark_theme: bool,
 }
 
@@ -28,6 +31,7 @@ impl Default for Settings {
             protocol: "liboard".into(),
             board_flipped: false,
             sensor_orientation: Orientation::default(),
+            board_orientation: BoardOrientation::Auto,
             dark_theme: true,
         }
     }

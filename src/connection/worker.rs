@@ -7,7 +7,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use serialport::SerialPort;
-use shakmaty::{Bitboard, Chess, Move, Role};
+use shakmaty::{Bitboard, Chess, Move, Role, Square};
 
 use crate::protocol::{Micros, Protocol};
 use crate::reading::{Orientation, Reading, TimedReading};
@@ -59,6 +59,10 @@ pub struct Snapshot {
     pub pending_promotion: Role,
     /// Malformed frames, packets or lines dropped so far.
     pub dropped: u64,
+    /// Broken sensors found, each with whether it is stuck reading occupied.
+    pub dead_sensors: Vec<(Square, bool)>,
+    /// Whether the board was found (or set) to stand turned round.
+    pub turned: bool,
 }
 
 impl Snapshot {
@@ -74,6 +78,8 @@ impl Snapshot {
             has_started: r.has_started(),
             pending_promotion: r.pending_promotion(),
             dropped,
+            dead_sensors: r.dead_sensors(),
+            turned: r.is_turned(),
         }
     }
 }

@@ -1,49 +1,91 @@
-//! The recognizer's cost per reading, over every session of the corpus.
+//! The recognizer's cost per reading, over every session of the corpus and of the field
+//! set, and its slowest single reading.
 //!
-//! `cargo bench --bench recognizer` prints the time for the whole corpus and, through
-//! the throughput, the time per reading.
+//! `cargo bench --bench recognizer` prints the time for each set and, through the
+//! throughput, the time per reading; then the slowest reading of all sessions (each
+//! reading timed three times, its fastest run kept, so a preempted run does not count).
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use boardsight::reading::TimedReading;
 use boardsight::recognizer::Recognizer;
 use boardsight::sensorlog;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-fn corpus() -> Vec<Vec<TimedReading>> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+fn sessions(folder: &str) -> Vec<(String, Vec<TimedReading>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .expect("tests/corpus")
+        .expect("the session folder")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "log"))
         .collect();
     paths.sort();
     paths
         .iter()
-        .map(|p| sensorlog::read_file(p).expect("valid log"))
+        .map(|p| {
+            let name = p
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into());
+            (name, sensorlog::read_file(p).expect("valid log"))
+        })
         .collect()
 }
 
-fn recognise_corpus(c: &mut Criterion) {
-    let sessions = corpus();
-    let readings: usize = sessions.iter().map(Vec::len).sum();
-    let mut group = c.benchmark_group("recognizer");
-    group.throughput(Throughput::Elements(readings as u64));
-    group.sample_size(20);
-    group.bench_function("corpus per reading", |b| {
-        b.iter(|| {
-            let mut moves = 0;
-            for session in &sessions {
-                let mut recognizer = Recognizer::default();
-                for &reading in session {
-                    moves += recognizer.feed(reading).len();
-                }
-            }
-            moves
-        })
-    });
-    group.finish();
+fn replay_all(sessions: &[(String, Vec<TimedReading>)]) -> usize {
+    let mut events = 0;
+    for (_, session) in sessions {
+        let mut recognizer = Recognizer::default();
+        for &reading in session {
+            events += recognizer.feed(reading).len();
+        }
+    }
+    events
 }
 
-criterion_group!(benches, recognise_corpus);
+/// The slowest reading: (time, session, index).
+fn slowest_reading(sessions: &[(String, Vec<TimedReading>)]) -> (Duration, String, usize) {
+    let mut slowest = (Duration::ZERO, String::new(), 0);
+    for (name, session) in sessions {
+        let mut fastest = vec![Duration::MAX; session.len()];
+        for _ in 0..3 {
+            let mut recognizer = Recognizer::default();
+            for (i, &reading) in session.iter().enumerate() {
+                let started = Instant::now();
+                std::hint::black_box(recognizer.feed(reading));
+                fastest[i] = fastest[i].min(started.elapsed());
+            }
+        }
+        for (i, &t) in fastest.iter().enumerate() {
+            if t > slowest.0 {
+                slowest = (t, name.clone(), i);
+            }
+        }
+    }
+    slowest
+}
+
+fn recognise(c: &mut Criterion) {
+    let corpus = sessions("tests/corpus");
+    let field = sessions("tests/field");
+    let mut group = c.benchmark_group("recognizer");
+    group.sample_size(20);
+    for (label, set) in [
+        ("corpus per reading", &corpus),
+        ("field per reading", &field),
+    ] {
+        let readings: usize = set.iter().map(|(_, s)| s.len()).sum();
+        group.throughput(Throughput::Elements(readings as u64));
+        group.bench_function(label, |b| b.iter(|| replay_all(set)));
+    }
+    group.finish();
+    let all: Vec<_> = corpus.into_iter().chain(field).collect();
+    let (time, name, index) = slowest_reading(&all);
+    println!(
+        "slowest reading: {:.3} ms ({name}, reading {index})",
+        time.as_secs_f64() * 1000.0
+    );
+}
+
+criterion_group!(benches, recognise);
 criterion_main!(benches);

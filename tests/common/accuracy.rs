@@ -31,7 +31,7 @@ pub struct Tally {
     pub moves: usize,
     pub right: usize,
     pub wrong: usize,
-    /// `illegal` events shown to the user.
+    /// `illegal` events shown to the user once a game has begun.
     pub alarms: usize,
     /// Milliseconds from each move's completion to the event that reported it rightly.
     pub delays: Vec<u64>,
@@ -102,9 +102,11 @@ pub fn run_session(dir: &Path, name: &str) -> SessionResult {
         tally.right += right;
         tally.wrong += game.len() - right;
     }
+    // Before the first game the board is being set up, and "put back" is guidance.
     tally.alarms = result
         .events
         .iter()
+        .skip_while(|e| !matches!(e.kind, EventKind::NewGame { .. }))
         .filter(|e| matches!(e.kind, EventKind::Illegal { .. }))
         .count();
 

@@ -138,3 +138,16 @@ fn the_debugging_timeline() {
     );
     render("debugging-timeline", log, 3);
 }
+
+#[test]
+fn a_dead_sensor_worked_around() {
+    // The sensor under c3 always reads occupied; the knight's moves through it are inferred.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = cut_log(
+        "tests/logs/dead-stuck-occupied.log",
+        |_| true,
+        dir.path(),
+        "dead-sensor.log",
+    );
+    render("dead-sensor", log, 0);
+}

@@ -549,7 +549,8 @@ impl BoardsightApp {
                 self.send(Command::Orient(orientation));
             }
         }
-        egui::ComboBox::from_label("Board set up")
+        egui::ComboBox::from_label("Way round")
+            .width(110.0)
             .selected_text(orientation_text(self.settings.board_orientation))
             .show_ui(ui, |ui| {
                 for choice in BoardOrientation::ALL {
@@ -561,7 +562,11 @@ impl BoardsightApp {
                 }
             })
             .response
-            .on_hover_text("Used from the next connection or recording on");
+            .on_hover_text(
+                "How the board is set up on its sensors: found from White's first move, as \
+                 wired, or turned round (a1 on the sensor of h8). Used from the next \
+                 connection or recording on.",
+            );
         if let Source::Simulated(board) = &self.source {
             ui.separator();
             ui.label(RichText::new("Click the sensor grid to lift and place pieces.").weak());
@@ -895,7 +900,7 @@ impl BoardsightApp {
                     clickable,
                 );
                 ui.add_space(8.0);
-                legend(ui);
+                sensor_view::legend(ui);
                 findings(ui, &self.snapshot);
             });
         });
@@ -969,24 +974,9 @@ fn findings(ui: &mut egui::Ui, snapshot: &Snapshot) {
     }
 }
 
-fn legend(ui: &mut egui::Ui) {
-    for (color, text) in [
-        (Color32::from_rgb(240, 160, 40), "lifted"),
-        (Color32::from_rgb(150, 90, 210), "unexpected"),
-        (Color32::from_rgb(240, 220, 60), "move in progress"),
-        (Color32::from_rgb(220, 40, 40), "must change"),
-    ] {
-        ui.horizontal(|ui| {
-            let (rect, _) = ui.allocate_exact_size(Vec2::splat(12.0), egui::Sense::hover());
-            ui.painter().rect_filled(rect, 2.0, color);
-            ui.label(RichText::new(text).small());
-        });
-    }
-}
-
 fn orientation_text(orientation: BoardOrientation) -> &'static str {
     match orientation {
-        BoardOrientation::Auto => "found from White's first move",
+        BoardOrientation::Auto => "auto",
         BoardOrientation::Normal => "as wired",
         BoardOrientation::Turned => "turned round",
     }

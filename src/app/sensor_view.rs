@@ -80,6 +80,26 @@ fn describe(meaning: SquareMeaning) -> &'static str {
     }
 }
 
+/// What the colours of the grid mean.
+pub fn legend(ui: &mut egui::Ui) {
+    for (meaning, text) in [
+        (SquareMeaning::Lifted, "lifted"),
+        (SquareMeaning::Unexpected, "unexpected"),
+        (SquareMeaning::InProgress, "move in progress"),
+        (SquareMeaning::Illegal, "must change"),
+        (SquareMeaning::Dead, "dead sensor"),
+    ] {
+        let Some(color) = fill(meaning) else {
+            continue;
+        };
+        ui.horizontal(|ui| {
+            let (rect, _) = ui.allocate_exact_size(Vec2::splat(12.0), Sense::hover());
+            ui.painter().rect_filled(rect, 2.0, color);
+            ui.label(egui::RichText::new(text).small());
+        });
+    }
+}
+
 /// The plain-language banner for an illegal state.
 pub fn illegal_banner(status: &BoardStatus) -> Option<String> {
     let BoardStatus::Illegal { put_back, remove } = status else {

@@ -81,6 +81,7 @@ mod tests {
                 quarter_turns: 1,
                 mirrored: true,
             },
+            board_orientation: BoardOrientation::Turned,
             dark_theme: false,
         };
         assert_eq!(Settings::from_ron(&settings.to_ron()), (settings, None));

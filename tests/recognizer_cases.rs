@@ -321,6 +321,7 @@ fn field_behaviours_read_the_game_without_false_alarms() {
         "shared-timestamps-capture",
         "shared-timestamps-pending",
         "blitz-reply",
+        "crossing-hands",
         "rotated-board",
         "rotated-board-events",
     ] {
@@ -370,4 +371,17 @@ fn a_stray_piece_at_the_start_is_not_a_dead_sensor() {
     let result = run("stray-piece", None);
     assert_eq!(games(&result), expected_games("stray-piece"));
     assert!(trace(&result, "sensor").is_empty());
+}
+
+#[test]
+fn a_move_onto_a_sensor_stuck_empty_is_inferred_and_the_game_goes_on() {
+    let result = run("dead-stuck-empty", None);
+    let expected = &expected_games("dead-stuck-empty")[0];
+    let got = &games(&result)[0];
+    // The pawn landed unseen on e3 or e4: nothing on the board tells which, so both are
+    // offered; every later move is read through the dead square.
+    assert_eq!(trace(&result, "ambiguous"), vec!["ambiguous 1:e2e3,e2e4"]);
+    assert_eq!(got.len(), expected.len());
+    assert_eq!(got[1..], expected[1..]);
+    assert_eq!(trace(&result, "sensor").len(), 1);
 }

@@ -1,5 +1,7 @@
 //! Simulated board → real pseudo-terminal → serial worker → recognizer, for every protocol.
 
+mod common;
+
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -10,6 +12,7 @@ use boardsight::protocol::Protocol;
 use boardsight::recognizer::{Config, GameRecord};
 use boardsight::sim::device::{Script, serve};
 use boardsight::sim::{Action, HandStyle, sample, script_games};
+use common::uci_games;
 use shakmaty::san::San;
 use shakmaty::{Chess, Position};
 
@@ -110,18 +113,6 @@ fn run(protocol: Protocol, script: Script, expected: &[GameRecord]) -> Run {
         dropped: last.dropped,
         statuses,
     }
-}
-
-fn uci_games(games: &[GameRecord]) -> Vec<Vec<String>> {
-    games
-        .iter()
-        .map(|g| {
-            g.moves
-                .iter()
-                .map(|&m| shakmaty::uci::UciMove::from_standard(m).to_string())
-                .collect()
-        })
-        .collect()
 }
 
 fn plays_the_sample_games(protocol: Protocol) {

@@ -1,12 +1,14 @@
 //! One hand-written sensor log per behaviour of the recognizer (`tests/logs/`), replayed
 //! through the real recognizer.
 
+mod common;
+
 use std::path::Path;
 
-use boardsight::recognizer::{Config, EventKind, GameRecord, Recognizer};
+use boardsight::recognizer::{Config, EventKind, Recognizer};
 use boardsight::replay::{Replay, replay};
 use boardsight::{parse_fen, sensorlog};
-use shakmaty::uci::UciMove;
+use common::uci_games;
 
 const CASTLING_FEN: &str = "r3k2r/pppqpppp/2n2n2/3p1b2/3P1B2/2N2N2/PPPQPPPP/R3K2R w KQkq - 0 1";
 const PROMOTION_FEN: &str = "8/P6k/8/8/8/8/6Kp/8 w - - 0 1";
@@ -24,15 +26,8 @@ fn run(name: &str, fen: Option<&str>) -> Replay {
     )
 }
 
-fn uci(game: &GameRecord) -> Vec<String> {
-    game.moves
-        .iter()
-        .map(|&m| UciMove::from_standard(m).to_string())
-        .collect()
-}
-
 fn games(result: &Replay) -> Vec<Vec<String>> {
-    result.games.iter().map(uci).collect()
+    uci_games(&result.games)
 }
 
 /// The trace lines of the given kind ("move", "revise", …), without their times.

@@ -26,6 +26,8 @@ use search::{Explanation, PLY, SearchContext, Sensed, explain, in_progress_cost}
 
 use crate::reading::{Millis, Reading, START_OCCUPANCY, TimedReading};
 
+/// A reading that changes more squares than two hands can is line noise.
+const WILD_CHANGE: usize = 6;
 /// How many hypotheses are kept at once.
 const MAX_LINES: usize = 16;
 /// The start occupancy means a new game unless a story this cheap explains it
@@ -131,6 +133,8 @@ pub struct Recognizer {
     steady: Bitboard,
     /// Dead sensors already told to listeners.
     reported_dead: Bitboard,
+    /// The last reading that changed more squares than hands can: line noise.
+    wild_at: Option<Stamp>,
     evidence: Evidence,
     pending_promotion: Option<Role>,
     status: BoardStatus,
@@ -172,6 +176,7 @@ impl Recognizer {
             sensed: Bitboard::EMPTY,
             steady: Bitboard::FULL,
             reported_dead: Bitboard::EMPTY,
+            wild_at: None,
             evidence,
             pending_promotion: None,
             status: BoardStatus::Settled,
@@ -238,6 +243,9 @@ impl Recognizer {
                 }
                 if !changed.is_empty() || first {
                     let stamp = self.evidence.stamp(t);
+                    if !first && changed.count() > WILD_CHANGE {
+                        self.wild_at = Some(stamp);
+                    }
                     for square in changed {
                         if occupancy.contains(square) {
                             self.evidence.arrived(stamp, square, false);
@@ -542,7 +550,9 @@ impl Recognizer {
     /// used that way; takes the one whose story is cheapest.
     fn explain_with_dead_sensor(&mut self, stamp: Stamp) -> bool {
         // One broken sensor is a fault; a second one found the same way is a misreading.
-        if !self.dead().is_empty() {
+        // Nor is a sensor blamed while line noise (a wild frame) is part of the picture.
+        let wild = self.wild_at.is_some_and(|w| w > self.settled_at);
+        if !self.dead().is_empty() || wild {
             return false;
         }
         let view = self.view();
@@ -569,9 +579,10 @@ impl Recognizer {
         for square in suspects {
             let dead = Bitboard::from_square(square);
             let mut stories = self.explanations_seeing(!dead, false);
-            // A sensor is blamed for one move, seen landing or followed by the reply; a
-            // longer story is a misreading of another kind.
-            stories.retain(|(_, e)| e.moves.len() <= 2);
+            // A sensor is blamed only by a story the hands played in its order, and short
+            // (a hidden move, the reply, perhaps the next): anything else is a misreading
+            // of another kind.
+            stories.retain(|(_, e)| e.moves.len() <= 3 && e.out_of_order == 0);
             if stories.first().is_none_or(|(_, e)| e.cost == 0) {
                 continue;
             }

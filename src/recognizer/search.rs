@@ -14,6 +14,9 @@ const TAKEBACK: u32 = 2;
 /// A capture no sensor saw, followed by a ply, must be dearer than reading the same board
 /// as one move with the other player's hand on a piece (`SECOND_HAND`).
 const UNPROVEN_CAPTURE: u32 = 8;
+/// A move whose piece left before the previous move's piece did is against the order of
+/// play: a story that needs it costs about a ply more (a hidden move before it is likelier).
+const OUT_OF_ORDER: u32 = 11;
 /// The most plies searched between two readings.
 const MAX_PLIES: usize = 3;
 /// More changed squares than this cannot come from `MAX_PLIES` moves.
@@ -32,6 +35,8 @@ pub struct Explanation {
     pub unproven: u32,
     /// Sensors this story takes to be dead, beyond those its line already does.
     pub newly_dead: Bitboard,
+    /// Moves whose piece left before the previous move's piece did.
+    pub out_of_order: u32,
 }
 
 #[derive(Clone, Copy)]
@@ -73,6 +78,7 @@ pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
             latest_proof: None,
             unproven: 0,
             newly_dead: Bitboard::EMPTY,
+            out_of_order: 0,
         }];
     }
     forward(current, ctx, 0, 0, None, &mut found);
@@ -91,6 +97,7 @@ pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
                 latest_proof: None,
                 unproven: 0,
                 newly_dead: Bitboard::EMPTY,
+                out_of_order: 0,
             });
         }
     }
@@ -268,10 +275,11 @@ impl Search<'_, '_> {
             cost: PLY * path.len() as u32
                 + self.extra_cost
                 + UNPROVEN_CAPTURE * unproven
-                + out_of_order,
+                + OUT_OF_ORDER * out_of_order,
             latest_proof,
             unproven,
             newly_dead: Bitboard::EMPTY,
+            out_of_order,
         });
     }
 }

@@ -44,15 +44,15 @@ fn field_sessions_are_recognised() {
     let mut others = Tally::default();
     for (category, t) in &categories {
         if category == "dead" {
-            // What is reached so far; the aim is 80% of sessions and 95% of moves.
+            // A dead sensor hides moves that only the rules and later moves reveal.
             assert!(
-                t.exact_share() >= 0.6,
+                t.exact_share() >= 0.8,
                 "dead: {} of {} sessions exact",
                 t.exact,
                 t.sessions
             );
             assert!(
-                t.right as f64 >= 0.85 * t.moves as f64,
+                t.right as f64 >= 0.95 * t.moves as f64,
                 "dead: {} of {} moves right",
                 t.right,
                 t.moves
@@ -79,16 +79,9 @@ fn field_sessions_are_recognised() {
         others.sessions
     );
     assert!(
-        others.wrong as f64 <= 0.001 * others.moves as f64,
-        "field without dead: {} wrong moves of {}",
-        others.wrong,
-        others.moves
-    );
-    // A dead sensor hides moves that nothing else shows; so far a wrong move there stays
-    // under 1% (the aim is the 0.1% of the rest).
-    assert!(
-        total.wrong - others.wrong <= (total.moves - others.moves) / 100,
-        "dead: {} wrong moves",
-        total.wrong - others.wrong
+        total.wrong as f64 <= 0.001 * total.moves as f64,
+        "{} wrong moves of {}",
+        total.wrong,
+        total.moves
     );
 }

@@ -14,6 +14,9 @@ const TAKEBACK: u32 = 2;
 /// A capture no sensor saw, followed by a ply, must be dearer than reading the same board
 /// as one move with the other player's hand on a piece (`SECOND_HAND`).
 const UNPROVEN_CAPTURE: u32 = 8;
+/// A landing on a square whose sensor is dead is unseen by nature: likelier than a capture
+/// no sensor saw.
+const UNSEEN_LANDING: u32 = 3;
 /// A move whose piece left before the previous move's piece did is against the order of
 /// play: a story that needs it costs about a ply more (a hidden move before it is likelier).
 const OUT_OF_ORDER: u32 = 11;
@@ -230,6 +233,7 @@ impl Search<'_, '_> {
 
     fn record(&self, path: &[Move], found: &mut Vec<Explanation>) {
         let mut unproven = 0;
+        let mut unseen = 0;
         let mut latest_proof = None;
         let mut out_of_order = 0;
         let mut previous_departure = None;
@@ -250,23 +254,23 @@ impl Search<'_, '_> {
             }
             let lands = print.filled | print.victim.map_or(Bitboard::EMPTY, Bitboard::from_square);
             let unseen_landing = !(lands & self.ctx.dead()).is_empty();
-            let proof = match (print.victim, m.from()) {
-                _ if unseen_landing => None,
-                (Some(victim), Some(from)) => {
-                    self.ctx.evidence.capture_proof(from, victim, self.since)
+            // A piece lifted over a capturable square (or a dead sensor's) looks exactly like
+            // one that landed there; only a later ply shows it really did.
+            let last = index + 1 == path.len() && !self.ctx.accept_unproven_last;
+            if unseen_landing {
+                if last {
+                    return;
                 }
-                _ => continue,
+                unseen += 1;
+                continue;
+            }
+            let (Some(victim), Some(from)) = (print.victim, m.from()) else {
+                continue;
             };
-            match proof {
+            match self.ctx.evidence.capture_proof(from, victim, self.since) {
                 Some(stamp) => latest_proof = latest_proof.max(Some(stamp)),
-                None => {
-                    // A piece lifted over a capturable square (or a dead sensor's) looks exactly
-                    // like one that landed there; only a later ply shows it really did.
-                    if index + 1 == path.len() && !self.ctx.accept_unproven_last {
-                        return;
-                    }
-                    unproven += 1;
-                }
+                None if last => return,
+                None => unproven += 1,
             }
         }
         found.push(Explanation {
@@ -275,6 +279,7 @@ impl Search<'_, '_> {
             cost: PLY * path.len() as u32
                 + self.extra_cost
                 + UNPROVEN_CAPTURE * unproven
+                + UNSEEN_LANDING * unseen
                 + OUT_OF_ORDER * out_of_order,
             latest_proof,
             unproven,

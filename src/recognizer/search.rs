@@ -435,7 +435,9 @@ fn part_of_a_move(node: &Node, sensed: Sensed, disturbed: Bitboard, spare: usize
         // A piece lands only after it was picked up; but one lone extra square is what a
         // sensor ghost looks like, and must not make room for a rewritten story. A second
         // hand is no excuse for a piece that landed unlifted.
-        let picked_up = (extra.count() <= 1 && spare == 0) || !(print.vacated & missing).is_empty();
+        let picked_up = extra.is_empty()
+            || (extra.count() <= 1 && spare == 0)
+            || !(print.vacated & missing).is_empty();
         let stray = (missing & !may_empty) | (disturbed & !(may_empty | print.filled));
         // Only the other player's own pieces are the second hand's.
         let second_hand = stray.count() <= spare && (stray & !node.position.them()).is_empty();

@@ -103,6 +103,18 @@ impl Evidence {
             .map(|e| e.stamp)
     }
 
+    /// How many times a piece arrived on `square` at or after `since`.
+    pub fn arrivals_since(&self, square: Square, since: Stamp) -> usize {
+        self.entries
+            .iter()
+            .rev()
+            .take_while(|e| e.stamp >= since)
+            .filter(
+                |e| matches!(e.observation, Observation::Arrived { square: s, .. } if s == square),
+            )
+            .count()
+    }
+
     /// Squares emptied and filled again after `since`, by events or for longer than noise
     /// lasts. What happened at `since` itself belongs to the move that made the position.
     pub fn disturbed_since(&self, since: Stamp) -> Bitboard {

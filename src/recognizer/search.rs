@@ -237,8 +237,13 @@ impl Search<'_, '_> {
         let mut latest_proof = None;
         let mut out_of_order = 0;
         let mut previous_departure = None;
+        let mut earlier_destinations = Bitboard::EMPTY;
         for (index, &m) in path.iter().enumerate() {
             let print = footprint(m);
+            let victim_arrived_in_story = print
+                .victim
+                .is_some_and(|victim| earlier_destinations.contains(victim));
+            earlier_destinations |= print.filled;
             if !self.in_causal_order(m) {
                 return;
             }
@@ -267,7 +272,16 @@ impl Search<'_, '_> {
             let (Some(victim), Some(from)) = (print.victim, m.from()) else {
                 continue;
             };
-            match self.ctx.evidence.capture_proof(from, victim, self.since) {
+            // A victim that arrived in this very story needs an arrival of its own and one
+            // of its capturer: one placed piece cannot prove both.
+            let arrived_here =
+                victim_arrived_in_story && self.ctx.evidence.arrivals_since(victim, self.since) < 2;
+            let proof = if arrived_here {
+                None
+            } else {
+                self.ctx.evidence.capture_proof(from, victim, self.since)
+            };
+            match proof {
                 Some(stamp) => latest_proof = latest_proof.max(Some(stamp)),
                 None if last => return,
                 None => unproven += 1,

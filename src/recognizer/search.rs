@@ -412,6 +412,10 @@ pub fn in_progress_cost(
     if missing.count() == 1 && extra.count() == 1 {
         return Some(IN_PROGRESS + REVISION + 1);
     }
+    // The same, with the other player's hand on one of their pieces.
+    if extra.count() == 1 && (missing & !theirs).count() == 1 && (missing & theirs).count() == 1 {
+        return Some(IN_PROGRESS + REVISION + 1 + SECOND_HAND);
+    }
     // A move finished where the sensors could not see it land (an unproven capture, a dead
     // sensor), and the reply is in the hand.
     let dead = !sensed.live;

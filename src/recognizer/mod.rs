@@ -22,7 +22,9 @@ use line::Line;
 pub use moves::touched_squares;
 pub use orientation::BoardOrientation;
 use orientation::turn_round;
-use search::{Explanation, PLY, SearchContext, Sensed, explain, in_progress_cost};
+use search::{
+    Explanation, IN_PROGRESS, PLY, SECOND_HAND, SearchContext, Sensed, explain, in_progress_cost,
+};
 
 use crate::reading::{Millis, Reading, START_OCCUPANCY, TimedReading};
 
@@ -509,6 +511,28 @@ impl Recognizer {
                         in_progress_cost(line, self.view(), &self.evidence, self.settled_at)
                     })
                     .min();
+                // A move finished while the other player holds one of their pieces: when
+                // only a second hand keeps it "in progress" and no story explains the board
+                // otherwise, it is decided now.
+                // (Not for the session's first move: that one may yet tell the orientation.)
+                if in_progress.is_some_and(|c| c >= IN_PROGRESS + SECOND_HAND)
+                    && cheapest.is_none()
+                    && self.has_moved()
+                    && let Some(m) = self.finished_beside_a_lifted_piece()
+                {
+                    let explanation = Explanation {
+                        undo: 0,
+                        moves: vec![m],
+                        cost: PLY,
+                        latest_proof: None,
+                        unproven: 0,
+                        newly_dead: Bitboard::EMPTY,
+                        out_of_order: 0,
+                    };
+                    self.advance(vec![(0, explanation)], stamp);
+                    self.refresh_status();
+                    return;
+                }
                 match cheapest {
                     Some(cost) if in_progress.is_none_or(|waiting| cost < waiting) => {
                         self.advance(found, stamp)
@@ -518,6 +542,35 @@ impl Recognizer {
                 }
             }
         }
+    }
+
+    /// A move finished on the board while the other player holds one of their own pieces:
+    /// `None` unless exactly one legal move fits.
+    fn finished_beside_a_lifted_piece(&self) -> Option<Move> {
+        let line = &self.lines[0];
+        let current = line.current();
+        let view = Sensed {
+            occupancy: self.sensed,
+            live: !line.dead,
+        };
+        let promotion = self.pending_promotion();
+        let mut fits = current.legal_moves().iter().filter(|&&(m, after)| {
+            let missing = view.missing(after);
+            let proven = match (moves::footprint(m).victim, m.from()) {
+                (Some(victim), Some(from)) => self
+                    .evidence
+                    .capture_proof(from, victim, current.since)
+                    .is_some(),
+                _ => true,
+            };
+            view.extra(after).is_empty()
+                && missing.count() == 1
+                && (missing & !current.position.them()).is_empty()
+                && moves::promotion_role(m).is_none_or(|r| r == promotion)
+                && proven
+        });
+        let (m, _) = *fits.next()?;
+        fits.next().is_none().then_some(m)
     }
 
     /// The board differs from the awaited start on one square that has never changed: a

@@ -336,12 +336,12 @@ impl Search<'_, '_> {
 
 /// A move in progress costs a little more than a finished ply, so a one-move story wins
 /// when the board completes it, and no longer story may explain a hand still moving.
-const IN_PROGRESS: u32 = PLY + 1;
+pub const IN_PROGRESS: u32 = PLY + 1;
 
 /// A second hand (the other player straightening a piece) may lift or touch one square
 /// during a move: still a move in progress, but dearer than correcting the last move with
 /// a ply after it, which is what a stray reading on the last move's square looks like.
-const SECOND_HAND: u32 = 15;
+pub const SECOND_HAND: u32 = 15;
 
 /// What the working sensors read, to compare with a position.
 #[derive(Clone, Copy)]

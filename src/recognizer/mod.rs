@@ -547,12 +547,8 @@ impl Recognizer {
     /// A move finished on the board while the other player holds one of their own pieces:
     /// `None` unless exactly one legal move fits.
     fn finished_beside_a_lifted_piece(&self) -> Option<Move> {
-        let line = &self.lines[0];
-        let current = line.current();
-        let view = Sensed {
-            occupancy: self.sensed,
-            live: !line.dead,
-        };
+        let current = self.lines[0].current();
+        let view = self.view();
         let promotion = self.pending_promotion();
         let mut fits = current.legal_moves().iter().filter(|&&(m, after)| {
             let missing = view.missing(after);

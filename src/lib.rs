@@ -1,6 +1,7 @@
 //! boardsight: recognises chess games on electronic boards whose sensors only report
 //! which squares are occupied.
 
+#[cfg(feature = "app")]
 pub mod app;
 pub mod cli;
 pub mod connection;

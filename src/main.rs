@@ -131,18 +131,31 @@ fn main() -> ExitCode {
             idle_exit,
             fen: fen.as_deref(),
         }),
-        None => {
-            let options = boardsight::app::StartOptions {
-                open_log: cli.open,
-                autosave: boardsight::pgn::autosave::Autosave::in_data_dir(),
-            };
-            match boardsight::app::run(options) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("boardsight: the window could not open: {e}");
-                    ExitCode::FAILURE
-                }
-            }
+        None => open_app(cli.open),
+    }
+}
+
+/// Without a command: the desktop app, on the simulated board or a recording.
+#[cfg(feature = "app")]
+fn open_app(open_log: Option<PathBuf>) -> ExitCode {
+    let options = boardsight::app::StartOptions {
+        open_log,
+        autosave: boardsight::pgn::autosave::Autosave::in_data_dir(),
+    };
+    match boardsight::app::run(options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("boardsight: the window could not open: {e}");
+            ExitCode::FAILURE
         }
     }
+}
+
+#[cfg(not(feature = "app"))]
+fn open_app(_open_log: Option<PathBuf>) -> ExitCode {
+    eprintln!(
+        "boardsight: this build has no desktop app (built without the `app` feature); \
+         give a command: replay, listen, simulate or pgn (see --help)"
+    );
+    ExitCode::from(2)
 }

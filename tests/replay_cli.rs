@@ -119,3 +119,38 @@ fn a_missing_log_and_a_bad_fen_exit_2() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--fen"));
 }
+
+#[test]
+fn an_unknown_orientation_is_a_usage_error_and_turned_reads_a_turned_board() {
+    let out = boardsight()
+        .args([
+            "replay",
+            &log_path("rotated-board"),
+            "--orientation",
+            "sideways",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("auto, normal or turned"));
+    let out = boardsight()
+        .args([
+            "replay",
+            &log_path("rotated-board"),
+            "--orientation",
+            "turned",
+        ])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("4. Nxd4"));
+}
+
+/// The headless build (`--no-default-features`) has every command but no window.
+#[cfg(not(feature = "app"))]
+#[test]
+fn the_headless_build_says_it_has_no_app() {
+    let out = boardsight().output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no desktop app"));
+}

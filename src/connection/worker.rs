@@ -1,6 +1,6 @@
 //! The worker thread itself.
 
-use std::io::{self, Read, Write};
+use std::io;
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
@@ -215,11 +215,11 @@ impl Worker {
             self.set_status(ConnectionStatus::Connecting);
             match serialport::new(&self.path, self.protocol.baud_rate())
                 .timeout(Duration::from_millis(1))
-                .open_native()
+                .open()
             {
                 Ok(mut port) => {
                     backoff = FIRST_BACKOFF;
-                    match self.serve(&mut port) {
+                    match self.serve(port.as_mut()) {
                         Ok(Flow::Stop) => return,
                         Ok(Flow::Continue) => {}
                         Err(e) => {
@@ -247,7 +247,7 @@ impl Worker {
     }
 
     /// Talks to an open port until it fails (`Err`), or the user disconnects.
-    fn serve(&mut self, port: &mut serialport::TTYPort) -> io::Result<Flow> {
+    fn serve(&mut self, port: &mut dyn SerialPort) -> io::Result<Flow> {
         let mut session = self.protocol.host();
         let hello = session.open(self.micros());
         port.write_all(&hello)?;
@@ -351,6 +351,6 @@ impl Worker {
 
 /// A pseudo-terminal whose other end closed reads nothing forever on some systems;
 /// checking the modem lines notices a vanished device there too.
-fn port_still_there(port: &mut serialport::TTYPort) -> io::Result<()> {
+fn port_still_there(port: &mut dyn SerialPort) -> io::Result<()> {
     port.bytes_to_read().map(|_| ()).map_err(io::Error::other)
 }

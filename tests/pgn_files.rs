@@ -284,3 +284,62 @@ fn a_loaded_game_continues_on_the_board_once_it_matches() {
         .collect();
     assert_eq!(moves, ["e2e4", "e7e5", "g1f3", "b8c6"]);
 }
+
+/// `pgn check` lines for a file of `tests/data`.
+fn check_lines(name: &str) -> Vec<String> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_boardsight"))
+        .args(["pgn", "check"])
+        .arg(data(&format!("data/{name}")))
+        .output()
+        .expect("runs");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn semantic_errors_are_found_at_their_lines_in_the_manner_of_kokopus_suite() {
+    assert_eq!(
+        check_lines("semantic-errors.pgn"),
+        vec![
+            // A blank line after a comment does not end the game: its moves are read.
+            "game 1: line 6: illegal move 'O-O' for White (ply 1)",
+            "game 2: line 9: a Chess960 game needs its start position in a FEN tag",
+            "game 3: ok (2 moves)",
+            "game 4: line 25: illegal move 'Kd3' for White (ply 9)",
+            "game 5: ok (7 moves)",
+        ]
+    );
+}
+
+#[test]
+fn line_numbers_count_comments_and_blank_lines_over_several_lines() {
+    assert_eq!(
+        check_lines("line-numbering.pgn"),
+        vec![
+            "game 1: line 10: illegal move 'Bc4' for White (ply 9)",
+            "game 2: line 21: illegal move 'Nxa6' for White (ply 21)",
+        ]
+    );
+}
+
+#[test]
+fn a_chess960_game_reads_from_its_fen_with_its_own_castling() {
+    let text = b"[Variant \"Chess960\"]\n[SetUp \"1\"]\n\
+        [FEN \"rnbqkrnb/pppppppp/8/8/8/8/PPPPPPPP/RNBQKRNB w AFaf - 0 1\"]\n\n\
+        1. Nf3 Nf6 2. O-O O-O *\n";
+    let games = read_games(text);
+    let game = games[0].as_ref().expect("a legal Chess960 game");
+    assert_eq!(game.game.moves.len(), 4);
+    // King e1 and rook f1 castle short: the king goes to g1, the rook stays on f1.
+    let board = game.game.final_position().board().clone();
+    let white = |role| {
+        Some(shakmaty::Piece {
+            color: shakmaty::Color::White,
+            role,
+        })
+    };
+    assert_eq!(board.piece_at(Square::G1), white(shakmaty::Role::King));
+    assert_eq!(board.piece_at(Square::F1), white(shakmaty::Role::Rook));
+}

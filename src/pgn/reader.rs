@@ -104,7 +104,8 @@ fn read_game(number: usize, game: GameText<'_>) -> Result<PgnGame, PgnError> {
         ));
     }
     let mut visitor = GameVisitor;
-    let parsed = Reader::new(game.text.as_bytes())
+    let text = without_blank_lines(game.text);
+    let parsed = Reader::new(text.as_bytes())
         .read_game(&mut visitor)
         .map_err(|e| error(found.last_line, e.to_string()))?
         .ok_or_else(|| error(game.first_line, "no game here".into()))?;
@@ -122,6 +123,15 @@ fn read_game(number: usize, game: GameText<'_>) -> Result<PgnGame, PgnError> {
         comments: parsed.comments,
         first_line: game.first_line,
     })
+}
+
+/// A blank line inside a game (after a comment, say) does not end it: only a new tag
+/// section does, and the games are already split at those. pgn-reader stops at a blank
+/// line, so each becomes a line of one space: the line numbers stay the same.
+fn without_blank_lines(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|line| if line.trim().is_empty() { " \n" } else { line })
+        .collect()
 }
 
 /// Turns a problem the visitor found into an error at the right line.
@@ -247,13 +257,21 @@ impl Visitor for GameVisitor {
 
     fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
         if let Some(variant) = &tags.variant {
+            let lower = variant.to_ascii_lowercase();
             let standard = ["standard", "chess", "chess960", "from position"];
-            if !standard.contains(&variant.to_ascii_lowercase().as_str()) {
+            if !standard.contains(&lower.as_str()) {
                 return ControlFlow::Break(Err(Problem::Tag {
                     name: "Variant".into(),
                     message: format!(
                         "unknown variant '{variant}': only standard chess is supported"
                     ),
+                }));
+            }
+            // Its start is one of 960: without it the game cannot be replayed.
+            if lower == "chess960" && tags.fen.is_none() {
+                return ControlFlow::Break(Err(Problem::Tag {
+                    name: "Variant".into(),
+                    message: "a Chess960 game needs its start position in a FEN tag".into(),
                 }));
             }
         }

@@ -266,3 +266,48 @@ fn liboard_frames_that_reach_the_host_in_one_read_are_all_recognised() {
     connection.disconnect();
     assert_eq!(uci_games(&games), uci_games(&[expected]));
 }
+
+#[test]
+fn an_idle_polled_board_costs_no_messages_and_no_memory() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let link = dir.path().join("board");
+    let stop = Arc::new(AtomicBool::new(false));
+    let server = {
+        let link = link.clone();
+        let stop = stop.clone();
+        // No games: the board stands in the start position and answers every poll.
+        std::thread::spawn(move || {
+            serve(
+                Protocol::Centaur,
+                &Script::new(),
+                Some(&link),
+                SPEED,
+                &stop,
+                true,
+                &mut |_| {},
+            )
+            .expect("the simulated board runs")
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !link.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let path = link.to_str().expect("utf-8").to_owned();
+    let connection = connect(&path, Protocol::Centaur, Config::default(), Arc::new(|| {}));
+    let (mut readings, mut snapshots) = (0, 0);
+    let until = Instant::now() + Duration::from_secs(3);
+    while Instant::now() < until {
+        match connection.updates.recv_timeout(Duration::from_millis(50)) {
+            Ok(Update::Reading(_)) => readings += 1,
+            Ok(Update::Snapshot(_)) => snapshots += 1,
+            _ => {}
+        }
+    }
+    connection.disconnect();
+    stop.store(true, Ordering::Relaxed);
+    server.join().expect("server thread");
+    // About 40 polls were answered in 3 s; only the first told anything.
+    assert_eq!(readings, 1, "readings kept");
+    assert!(snapshots <= 2, "{snapshots} snapshots");
+}

@@ -152,6 +152,8 @@ pub fn connect(
                 dropped_before: 0,
                 status: None,
                 orientation: Orientation::default(),
+                sensed: None,
+                told_dropped: 0,
             };
             worker.run();
         })
@@ -179,6 +181,11 @@ struct Worker {
     dropped_before: u64,
     status: Option<ConnectionStatus>,
     orientation: Orientation,
+    /// What the readings passed on so far say the board senses (`None` before the first):
+    /// a polled board repeats itself many times a second, and a repeat is not kept.
+    sensed: Option<Bitboard>,
+    /// The dropped count the last snapshot told.
+    told_dropped: u64,
 }
 
 enum Flow {
@@ -293,16 +300,38 @@ impl Worker {
                 self.set_status(ConnectionStatus::Connected);
                 let t = self.millis();
                 let dropped = self.dropped_before + session.dropped();
+                let mut changed = dropped != self.told_dropped;
                 for reading in readings.drain(..) {
-                    self.feed(TimedReading::new(t, self.orientation.apply(reading)));
+                    let reading = self.orientation.apply(reading);
+                    if self.is_news(reading) {
+                        self.feed(TimedReading::new(t, reading));
+                        changed = true;
+                    }
                 }
-                self.send_snapshot(dropped);
+                // Memory and messages grow with changes on the board, never with idle time.
+                if changed {
+                    self.send_snapshot(dropped);
+                }
             }
             if let Err(e) = port_still_there(port) {
                 self.dropped_before += session.dropped();
                 return Err(e);
             }
         }
+    }
+
+    /// Whether a reading says something new: an event always does, an occupancy only when
+    /// it differs from what the board was last known to sense.
+    fn is_news(&mut self, reading: Reading) -> bool {
+        let sensed = self.sensed.unwrap_or(Bitboard::EMPTY);
+        let (now, news) = match reading {
+            Reading::Occupancy(occupancy) => (occupancy, self.sensed != Some(occupancy)),
+            Reading::Lift(square) => (sensed.without(square), true),
+            Reading::Place(square) => (sensed.with(square), true),
+            Reading::Promote(_) => (sensed, true),
+        };
+        self.sensed = Some(now);
+        news
     }
 
     fn feed(&mut self, reading: TimedReading) {
@@ -331,6 +360,8 @@ impl Worker {
             }
             Command::Orient(orientation) => {
                 self.orientation = orientation;
+                // Squares mean other squares now: the next reading is news.
+                self.sensed = None;
                 Vec::new()
             }
         };
@@ -341,7 +372,8 @@ impl Worker {
         Flow::Continue
     }
 
-    fn send_snapshot(&self, dropped: u64) {
+    fn send_snapshot(&mut self, dropped: u64) {
+        self.told_dropped = dropped;
         self.send(Update::Snapshot(Box::new(Snapshot::of(
             &self.recognizer,
             dropped,

@@ -90,10 +90,9 @@ fn playing_on_the_simulated_board_shows_the_move_and_flags_illegal_states() {
     wait_for(&mut harness, "sensor d7: occupied");
     assert!(harness.query_by_label_contains("Put pieces back").is_none());
     // The game was autosaved after the move.
-    let unfinished = Autosave::new(dir.path())
-        .unfinished()
-        .expect("an autosaved game");
-    assert!(unfinished.pgn.contains("1. e4"), "{}", unfinished.pgn);
+    let unfinished = Autosave::new(dir.path()).unfinished();
+    assert_eq!(unfinished.len(), 1, "one session autosaved");
+    assert!(unfinished[0].pgn.contains("1. e4"), "{}", unfinished[0].pgn);
 }
 
 #[test]
@@ -210,4 +209,40 @@ fn a_board_turned_round_is_read_in_real_squares_and_said_so() {
     harness.get_by_label_contains("The board is set up turned round");
     harness.get_by_label("Nxd4");
     harness.get_by_label("d4: white knight");
+}
+
+#[test]
+fn unsaved_games_of_an_earlier_run_are_offered_while_autosave_goes_on() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // An earlier run left a session with a game of two moves.
+    let earlier = Autosave::new(dir.path());
+    let mut session = earlier.session().expect("session");
+    let mut position = shakmaty::Chess::default();
+    let mut game = boardsight::recognizer::GameRecord::new(position.clone());
+    for uci in ["e2e4", "e7e5"] {
+        let m = uci
+            .parse::<shakmaty::uci::UciMove>()
+            .expect("uci")
+            .to_move(&position)
+            .expect("legal");
+        shakmaty::Position::play_unchecked(&mut position, m);
+        game.moves.push(m);
+    }
+    session.save(&[game], &[]).expect("save");
+
+    let mut harness = app(None, dir.path());
+    wait_for(&mut harness, "new game");
+    harness.get_by_label_contains("found 1 unsaved game");
+    // While the question is open, a move on the board is autosaved in a session of its own.
+    click(&mut harness, "sensor d2: occupied");
+    click(&mut harness, "sensor d4: empty");
+    wait_for(&mut harness, "d4: white pawn");
+    let sessions = Autosave::new(dir.path()).unfinished();
+    assert_eq!(
+        sessions.len(),
+        2,
+        "the earlier session is kept beside the new one"
+    );
+    click(&mut harness, "Discard");
+    assert!(harness.query_by_label_contains("unsaved game").is_none());
 }

@@ -21,7 +21,7 @@ use crate::connection::{
     Command, Connection, ConnectionStatus, PortChoice, Snapshot, Update, connect, list_ports,
 };
 use crate::files::write_atomically;
-use crate::pgn::autosave::{Autosave, Unfinished};
+use crate::pgn::autosave::{Autosave, SessionSave, Unfinished};
 use crate::pgn::{GameTags, PgnGame, read_games, write_game};
 use crate::protocol::Protocol;
 use crate::reading::{Reading, TimedReading};
@@ -92,7 +92,12 @@ pub struct BoardsightApp {
     chosen_protocol: Protocol,
     pgn_choice: Option<Vec<PgnGame>>,
     autosave: Option<Autosave>,
-    unfinished: Option<Unfinished>,
+    /// This session's autosave files, made at its first move.
+    session_save: Option<SessionSave>,
+    /// Sessions earlier runs left unsaved, offered for restore (the newest first).
+    unfinished: Vec<Unfinished>,
+    /// A restored session whose files go once its game is saved again in this one.
+    restored_from: Option<Unfinished>,
     autosaved_plies: Option<usize>,
 }
 
@@ -105,7 +110,11 @@ impl BoardsightApp {
         } else {
             egui::Theme::Light
         });
-        let unfinished = options.autosave.as_ref().and_then(Autosave::unfinished);
+        let unfinished = options
+            .autosave
+            .as_ref()
+            .map(Autosave::unfinished)
+            .unwrap_or_default();
         let mut app = Self {
             chosen_port: settings.port.clone().unwrap_or_default(),
             chosen_protocol: settings.protocol.parse().unwrap_or(Protocol::Liboard),
@@ -126,7 +135,9 @@ impl BoardsightApp {
             ports: list_ports(),
             pgn_choice: None,
             autosave: options.autosave,
+            session_save: None,
             unfinished,
+            restored_from: None,
             autosaved_plies: None,
         };
         match options.open_log {
@@ -151,6 +162,7 @@ impl BoardsightApp {
         self.viewed_ply = None;
         self.connection_status = None;
         self.autosaved_plies = None;
+        self.session_save = None;
         self.snapshot = Snapshot::of(&Recognizer::default(), 0);
     }
 
@@ -266,19 +278,33 @@ impl BoardsightApp {
         let Some(autosave) = &self.autosave else {
             return;
         };
-        if !matches!(self.source, Source::Simulated(_) | Source::Serial { .. })
-            || self.unfinished.is_some()
-        {
+        if !matches!(self.source, Source::Simulated(_) | Source::Serial { .. }) {
             return;
         }
-        let plies = self.snapshot.game.moves.len();
-        if self.autosaved_plies == Some(plies) || (plies == 0 && self.autosaved_plies.is_none()) {
+        // Every game of the session counts: a new game never hides the one before.
+        let plies: usize = self.snapshot.games.iter().map(|g| g.moves.len()).sum();
+        if self.autosaved_plies == Some(plies) || plies == 0 {
             return;
         }
         self.autosaved_plies = Some(plies);
-        let pgn = write_game(&self.snapshot.game, &GameTags::default());
-        if let Err(e) = autosave.save(&pgn, &self.readings) {
-            self.notice = Some(format!("Autosave failed: {e}"));
+        let session = match self.session_save.take() {
+            Some(session) => Ok(session),
+            None => autosave.session(),
+        };
+        let saved = session.and_then(|mut session| {
+            let saved = session.save(&self.snapshot.games, &self.readings);
+            self.session_save = Some(session);
+            saved
+        });
+        match saved {
+            Ok(()) => {
+                if let Some(restored) = self.restored_from.take()
+                    && let Err(e) = restored.discard()
+                {
+                    self.notice = Some(format!("{}: {e}", restored.pgn_path.display()));
+                }
+            }
+            Err(e) => self.notice = Some(format!("Autosave failed: {e}")),
         }
     }
 
@@ -295,8 +321,10 @@ impl BoardsightApp {
         match write_atomically(path, text.as_bytes()) {
             Ok(()) => {
                 self.last_event = format!("saved {}", path.display());
-                if let Some(autosave) = &self.autosave {
-                    let _ = autosave.clear();
+                if let Some(session) = &mut self.session_save
+                    && let Err(e) = session.clear()
+                {
+                    self.notice = Some(format!("{}: {e}", session.pgn_path().display()));
                 }
             }
             Err(e) => self.notice = Some(format!("{}: {e}", path.display())),
@@ -910,30 +938,69 @@ impl BoardsightApp {
         self.timeline_controls(ui);
     }
 
-    fn dialogs(&mut self, ctx: &egui::Context) {
-        if let Some(unfinished) = self.unfinished.clone() {
-            egui::Window::new("Restore the unfinished game?")
-                .collapsible(false)
-                .resizable(false)
-                .show(ctx, |ui| {
-                    ui.label("boardsight found a game that was not saved when it last ran.");
-                    ui.horizontal(|ui| {
-                        if ui.button("Restore").clicked() {
-                            if let Some(Ok(game)) =
-                                read_games(unfinished.pgn.as_bytes()).into_iter().next()
-                            {
-                                self.continue_game(&game);
-                            }
-                            self.unfinished = None;
+    /// Offers the newest unsaved session of an earlier run: continue its game on the
+    /// board, open its log on the timeline (every game), or discard what was found.
+    fn restore_dialog(&mut self, ctx: &egui::Context, newest: &Unfinished) {
+        let games: Vec<PgnGame> = read_games(newest.pgn.as_bytes())
+            .into_iter()
+            .filter_map(Result::ok)
+            .collect();
+        let count = self.unfinished.len();
+        egui::Window::new("Restore unsaved games?")
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.label(format!(
+                    "boardsight found {} unsaved game{} from {}{}.",
+                    games.len(),
+                    if games.len() == 1 { "" } else { "s" },
+                    newest
+                        .pgn_path
+                        .file_stem()
+                        .map_or_else(String::new, |s| s.to_string_lossy().replace('_', " ")),
+                    if count > 1 {
+                        format!(" (and {} older sessions)", count - 1)
+                    } else {
+                        String::new()
+                    }
+                ));
+                ui.horizontal(|ui| {
+                    if ui.button("Restore").clicked() {
+                        if let Some(last) = games.last() {
+                            self.continue_game(last);
                         }
-                        if ui.button("Discard").clicked() {
-                            if let Some(autosave) = &self.autosave {
-                                let _ = autosave.clear();
-                            }
-                            self.unfinished = None;
+                        if games.len() > 1 {
+                            self.notice = Some(format!(
+                                "The earlier games of that session stay in {} (Open log shows them all).",
+                                newest.pgn_path.display()
+                            ));
+                        } else {
+                            self.restored_from = Some(newest.clone());
                         }
-                    });
+                        self.unfinished.remove(0);
+                    }
+                    if ui.button("Open log").clicked() {
+                        self.open_log(&newest.log_path);
+                        self.unfinished.remove(0);
+                    }
+                    if ui.button("Discard").clicked() {
+                        for unfinished in std::mem::take(&mut self.unfinished) {
+                            if let Err(e) = unfinished.discard() {
+                                self.notice =
+                                    Some(format!("{}: {e}", unfinished.pgn_path.display()));
+                            }
+                        }
+                    }
+                    if ui.button("Later").clicked() {
+                        self.unfinished.clear();
+                    }
                 });
+            });
+    }
+
+    fn dialogs(&mut self, ctx: &egui::Context) {
+        if let Some(newest) = self.unfinished.first().cloned() {
+            self.restore_dialog(ctx, &newest);
         }
         if let Some(games) = self.pgn_choice.clone() {
             let mut open = true;

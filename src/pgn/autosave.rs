@@ -1,24 +1,36 @@
-//! The game in progress, saved after every move with its sensor log, so that no crash
-//! loses a game: on the next start it is offered for restore.
+//! Every game of a session, saved after every move with the session's sensor log, so that
+//! no crash and no new game loses a game: on the next start they are offered for restore.
+//!
+//! Each session has its own pair of files, `<session>.pgn` (all its games, rewritten
+//! atomically) and `<session>.log` (appended to, so a move costs the same at any length).
 
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use super::writer::{GameTags, write_game};
 use crate::files::write_atomically;
 use crate::reading::TimedReading;
+use crate::recognizer::GameRecord;
 use crate::sensorlog;
 
-const GAME_FILE: &str = "unfinished.pgn";
-const LOG_FILE: &str = "unfinished.log";
-
-/// An unfinished game found on start.
+/// A session a previous run left unsaved.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unfinished {
+    /// Every game of the session, as PGN.
     pub pgn: String,
     pub pgn_path: PathBuf,
     pub log_path: PathBuf,
 }
 
+impl Unfinished {
+    /// The user restored or dismissed it: its files go.
+    pub fn discard(&self) -> io::Result<()> {
+        remove_if_there(&self.pgn_path)?;
+        remove_if_there(&self.log_path)
+    }
+}
+
+/// Where sessions are autosaved.
 #[derive(Clone, Debug)]
 pub struct Autosave {
     dir: PathBuf,
@@ -39,56 +51,192 @@ impl Autosave {
         &self.dir
     }
 
-    /// Saves the game (as PGN) and everything the board sent so far.
-    pub fn save(&self, pgn: &str, readings: &[TimedReading]) -> io::Result<()> {
+    /// A new session's files, named by the time it began (never an earlier session's).
+    pub fn session(&self) -> io::Result<SessionSave> {
         std::fs::create_dir_all(&self.dir)?;
-        let mut log = Vec::new();
-        sensorlog::write(&mut log, readings)?;
-        write_atomically(&self.dir.join(LOG_FILE), &log)?;
-        write_atomically(&self.dir.join(GAME_FILE), pgn.as_bytes())
-    }
-
-    /// The game a previous run left unfinished, if any.
-    pub fn unfinished(&self) -> Option<Unfinished> {
-        let pgn_path = self.dir.join(GAME_FILE);
-        let pgn = std::fs::read_to_string(&pgn_path).ok()?;
-        Some(Unfinished {
-            pgn,
-            pgn_path,
-            log_path: self.dir.join(LOG_FILE),
+        let stamp = chrono::Local::now().format("%Y-%m-%d_%H-%M-%S").to_string();
+        let mut name = stamp.clone();
+        let mut n = 1;
+        while self.dir.join(format!("{name}.pgn")).exists()
+            || self.dir.join(format!("{name}.log")).exists()
+        {
+            n += 1;
+            name = format!("{stamp}_{n}");
+        }
+        Ok(SessionSave {
+            pgn_path: self.dir.join(format!("{name}.pgn")),
+            log_path: self.dir.join(format!("{name}.log")),
+            logged: 0,
         })
     }
 
-    /// The game ended normally (saved by the user, or finished): nothing to restore.
-    pub fn clear(&self) -> io::Result<()> {
-        for name in [GAME_FILE, LOG_FILE] {
-            match std::fs::remove_file(self.dir.join(name)) {
-                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-                _ => {}
+    /// The sessions earlier runs left unsaved, the newest first.
+    pub fn unfinished(&self) -> Vec<Unfinished> {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        let mut pgn_paths: Vec<PathBuf> = entries
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|path| path.extension().is_some_and(|x| x == "pgn"))
+            .collect();
+        pgn_paths.sort();
+        pgn_paths.reverse();
+        pgn_paths
+            .into_iter()
+            .filter_map(|pgn_path| {
+                let pgn = std::fs::read_to_string(&pgn_path).ok()?;
+                Some(Unfinished {
+                    pgn,
+                    log_path: pgn_path.with_extension("log"),
+                    pgn_path,
+                })
+            })
+            .collect()
+    }
+}
+
+/// One session's autosave files.
+#[derive(Debug)]
+pub struct SessionSave {
+    pgn_path: PathBuf,
+    log_path: PathBuf,
+    /// How many readings the log holds already.
+    logged: usize,
+}
+
+impl SessionSave {
+    /// Saves every game of the session and appends the readings not yet in the log. A
+    /// session without a single move writes nothing: it never replaces games with none.
+    pub fn save(&mut self, games: &[GameRecord], readings: &[TimedReading]) -> io::Result<()> {
+        if games.iter().all(|g| g.moves.is_empty()) {
+            return Ok(());
+        }
+        self.append_log(readings)?;
+        let tags = GameTags::default();
+        let pgn: String = games
+            .iter()
+            .filter(|g| !g.moves.is_empty())
+            .map(|g| write_game(g, &tags))
+            .collect();
+        write_atomically(&self.pgn_path, pgn.as_bytes())
+    }
+
+    fn append_log(&mut self, readings: &[TimedReading]) -> io::Result<()> {
+        let new = readings.get(self.logged..).unwrap_or_default();
+        let mut text = Vec::new();
+        if self.logged == 0 {
+            sensorlog::write(&mut text, new)?;
+        } else {
+            for reading in new {
+                writeln!(text, "{}", sensorlog::format_reading(reading))?;
             }
         }
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.log_path)?;
+        file.write_all(&text)?;
+        file.sync_data()?;
+        self.logged = readings.len();
         Ok(())
+    }
+
+    /// The user saved the games: nothing of this session is left to restore.
+    pub fn clear(&mut self) -> io::Result<()> {
+        remove_if_there(&self.pgn_path)?;
+        remove_if_there(&self.log_path)?;
+        self.logged = 0;
+        Ok(())
+    }
+
+    pub fn pgn_path(&self) -> &Path {
+        &self.pgn_path
+    }
+}
+
+fn remove_if_there(path: &Path) -> io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pgn::read_games;
     use crate::reading::{Reading, START_OCCUPANCY};
+    use shakmaty::{Chess, Position};
+
+    fn game(moves: &[&str]) -> GameRecord {
+        let mut position = Chess::default();
+        let mut game = GameRecord::new(Chess::default());
+        for uci in moves {
+            let m = uci
+                .parse::<shakmaty::uci::UciMove>()
+                .expect("uci")
+                .to_move(&position)
+                .expect("legal");
+            position.play_unchecked(m);
+            game.moves.push(m);
+        }
+        game
+    }
 
     #[test]
-    fn a_saved_game_is_found_again_until_cleared() {
+    fn two_games_of_a_session_come_back_after_a_restart() {
         let dir = tempfile::tempdir().expect("temp dir");
         let autosave = Autosave::new(dir.path().join("autosave"));
-        assert_eq!(autosave.unfinished(), None);
+        assert!(autosave.unfinished().is_empty());
+        let mut session = autosave.session().expect("session");
+        let mut readings = vec![TimedReading::new(0, Reading::Occupancy(START_OCCUPANCY))];
+        // A session with no move yet writes nothing.
+        session
+            .save(&[GameRecord::new(Chess::default())], &readings)
+            .expect("save");
+        assert!(autosave.unfinished().is_empty());
+        let first = game(&["e2e4", "e7e5"]);
+        session
+            .save(std::slice::from_ref(&first), &readings)
+            .expect("save");
+        // A new game begins: the first game stays, the empty new one adds nothing.
+        readings.push(TimedReading::new(900, Reading::Lift(shakmaty::Square::D2)));
+        let second = game(&["d2d4"]);
+        session
+            .save(
+                &[first.clone(), GameRecord::new(Chess::default())],
+                &readings,
+            )
+            .expect("save");
+        session
+            .save(&[first.clone(), second.clone()], &readings)
+            .expect("save");
+
+        // The next run: one session, both games, and the whole log.
+        let found = Autosave::new(dir.path().join("autosave")).unfinished();
+        assert_eq!(found.len(), 1);
+        let games: Vec<GameRecord> = read_games(found[0].pgn.as_bytes())
+            .into_iter()
+            .map(|g| g.expect("a game").game)
+            .collect();
+        assert_eq!(games, vec![first, second]);
+        assert_eq!(sensorlog::read_file(&found[0].log_path), Ok(readings));
+        found[0].discard().expect("discard");
+        assert!(autosave.unfinished().is_empty());
+    }
+
+    #[test]
+    fn each_session_has_its_own_files() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let autosave = Autosave::new(dir.path());
         let readings = [TimedReading::new(0, Reading::Occupancy(START_OCCUPANCY))];
-        autosave.save("1. e4 *\n", &readings).expect("save");
-        let found = autosave.unfinished().expect("an unfinished game");
-        assert_eq!(found.pgn, "1. e4 *\n");
-        let log = sensorlog::read_file(&found.log_path).expect("log");
-        assert_eq!(log, readings);
-        autosave.clear().expect("clear");
-        assert_eq!(autosave.unfinished(), None);
-        autosave.clear().expect("clearing twice is fine");
+        let mut one = autosave.session().expect("session");
+        one.save(&[game(&["e2e4"])], &readings).expect("save");
+        let mut two = autosave.session().expect("session");
+        two.save(&[game(&["c2c4"])], &readings).expect("save");
+        assert_ne!(one.pgn_path(), two.pgn_path());
+        assert_eq!(autosave.unfinished().len(), 2);
+        one.clear().expect("clear");
+        assert_eq!(autosave.unfinished().len(), 1);
     }
 }

@@ -1,51 +1,26 @@
 //! The desktop app driven as a user would, through egui_kittest (no GPU needed): the
 //! built-in simulated board on a real pseudo-terminal, and recorded sensor logs.
 
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
+mod common;
 
-use boardsight::app::{BoardsightApp, StartOptions};
+use std::path::{Path, PathBuf};
+
 use boardsight::pgn::autosave::Autosave;
+use common::app::{click, wait_for};
 use eframe::egui;
-use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
+
+fn app(
+    open_log: Option<PathBuf>,
+    autosave_dir: &Path,
+) -> egui_kittest::Harness<'static, boardsight::app::BoardsightApp> {
+    common::app::app(open_log.as_deref(), Some(autosave_dir))
+}
 
 fn log(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/logs")
         .join(format!("{name}.log"))
-}
-
-fn app(
-    open_log: Option<PathBuf>,
-    autosave_dir: &std::path::Path,
-) -> Harness<'static, BoardsightApp> {
-    let options = StartOptions {
-        open_log,
-        autosave: Some(Autosave::new(autosave_dir)),
-    };
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_eframe(move |cc| BoardsightApp::new(cc, options))
-}
-
-/// Steps the app until a node with this label shows (the board talks over a real pty).
-fn wait_for(harness: &mut Harness<'_, BoardsightApp>, label: &str) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        harness.step();
-        if harness.query_by_label(label).is_some() {
-            return;
-        }
-        assert!(Instant::now() < deadline, "'{label}' never appeared");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-fn click(harness: &mut Harness<'_, BoardsightApp>, label: &str) {
-    harness.get_by_label(label).click();
-    harness.step();
-    harness.step();
 }
 
 #[test]

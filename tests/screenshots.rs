@@ -10,11 +10,11 @@
 //! a software one). Without one these tests say so and pass, unless
 //! `BOARDSIGHT_REQUIRE_GPU` is set, as `.ci/run` does: then a missing adapter fails.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use boardsight::app::{BoardsightApp, StartOptions};
-use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
@@ -67,13 +67,7 @@ fn render(name: &str, log: PathBuf, steps_back: usize) {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
-    let options = StartOptions {
-        open_log: Some(log),
-        autosave: None,
-    };
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_eframe(move |cc| BoardsightApp::new(cc, options));
+    let mut harness = common::app::app(Some(&log), None);
     harness.run_steps(4);
     for _ in 0..steps_back {
         harness.get_by_label("Step back").click();

@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 pub mod accuracy;
+#[cfg(feature = "app")]
+pub mod app;
 
 use boardsight::recognizer::GameRecord;
 use shakmaty::uci::UciMove;

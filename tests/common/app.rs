@@ -1,0 +1,47 @@
+//! Building and driving the real app under egui_kittest.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use boardsight::app::{BoardsightApp, StartOptions};
+use boardsight::pgn::autosave::Autosave;
+use eframe::egui;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+/// The window size the tests and the README screenshots use.
+pub const WINDOW: egui::Vec2 = egui::vec2(1280.0, 800.0);
+
+/// The app as it starts: on a recording if given, else on its simulated board; autosaving
+/// into `autosave_dir` if given.
+pub fn app(
+    open_log: Option<&Path>,
+    autosave_dir: Option<&Path>,
+) -> Harness<'static, BoardsightApp> {
+    let options = StartOptions {
+        open_log: open_log.map(Path::to_path_buf),
+        autosave: autosave_dir.map(Autosave::new),
+    };
+    Harness::builder()
+        .with_size(WINDOW)
+        .build_eframe(move |cc| BoardsightApp::new(cc, options))
+}
+
+/// Steps the app until a node with this label shows (the board talks over a real pty).
+pub fn wait_for(harness: &mut Harness<'_, BoardsightApp>, label: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        harness.step();
+        if harness.query_by_label(label).is_some() {
+            return;
+        }
+        assert!(Instant::now() < deadline, "'{label}' never appeared");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+pub fn click(harness: &mut Harness<'_, BoardsightApp>, label: &str) {
+    harness.get_by_label(label).click();
+    harness.step();
+    harness.step();
+}

@@ -14,13 +14,31 @@ pub mod replay;
 pub mod sensorlog;
 pub mod sim;
 
+/// Why a FEN is no position to start from.
+#[derive(Debug, thiserror::Error)]
+pub enum FenError {
+    #[error("'{fen}' is not a FEN: {source}")]
+    Syntax {
+        fen: String,
+        source: shakmaty::fen::ParseFenError,
+    },
+    #[error("'{fen}' is not a legal position: {source}")]
+    Illegal {
+        fen: String,
+        source: Box<shakmaty::PositionError<shakmaty::Chess>>,
+    },
+}
+
 /// Parses a FEN into a legal standard-chess position.
-pub fn parse_fen(fen: &str) -> Result<shakmaty::Chess, String> {
-    let parsed: shakmaty::fen::Fen = fen
-        .trim()
-        .parse()
-        .map_err(|e| format!("'{fen}' is not a FEN: {e}"))?;
+pub fn parse_fen(fen: &str) -> Result<shakmaty::Chess, FenError> {
+    let parsed: shakmaty::fen::Fen = fen.trim().parse().map_err(|source| FenError::Syntax {
+        fen: fen.to_owned(),
+        source,
+    })?;
     parsed
         .into_position(shakmaty::CastlingMode::Standard)
-        .map_err(|e| format!("'{fen}' is not a legal position: {e}"))
+        .map_err(|source| FenError::Illegal {
+            fen: fen.to_owned(),
+            source: Box::new(source),
+        })
 }

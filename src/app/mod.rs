@@ -213,7 +213,7 @@ impl BoardsightApp {
                 self.snapshot = timeline.snapshot();
                 self.source = Source::Log(Box::new(timeline));
             }
-            Err(message) => self.notice = Some(message),
+            Err(error) => self.notice = Some(error.to_string()),
         }
     }
 
@@ -440,7 +440,7 @@ impl BoardsightApp {
                         self.send(Command::SetUp(position));
                         self.notice = None;
                     }
-                    Err(e) => self.notice = Some(e),
+                    Err(e) => self.notice = Some(e.to_string()),
                 }
             }
             ui.separator();

@@ -15,7 +15,7 @@ pub fn run(log: &Path, fen: Option<&str>, trace: bool, orientation: BoardOrienta
     };
     let readings = match sensorlog::read_file(log) {
         Ok(readings) => readings,
-        Err(message) => return usage_error(&message),
+        Err(error) => return usage_error(&error.to_string()),
     };
     let config = Config {
         start,

@@ -220,7 +220,10 @@ mod tests {
             .map(|g| g.expect("a game").game)
             .collect();
         assert_eq!(games, vec![first, second]);
-        assert_eq!(sensorlog::read_file(&found[0].log_path), Ok(readings));
+        assert_eq!(
+            sensorlog::read_file(&found[0].log_path).expect("the log"),
+            readings
+        );
         found[0].discard().expect("discard");
         assert!(autosave.unfinished().is_empty());
     }

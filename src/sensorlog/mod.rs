@@ -10,7 +10,7 @@
 
 use std::fmt;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use shakmaty::{Bitboard, Role, Square};
 
@@ -58,12 +58,35 @@ pub fn parse(text: &str) -> Result<Vec<TimedReading>, LogError> {
     Ok(readings)
 }
 
-/// Reads and parses a sensor log file; errors name the file and the line.
-pub fn read_file(path: &Path) -> Result<Vec<TimedReading>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|e| format!("{}: not a text file ({e})", path.display()))?;
-    parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+/// Why a sensor log file could not be read; each names the file (and the line).
+#[derive(Debug, thiserror::Error)]
+pub enum ReadLogError {
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+    #[error("{}: not a text file ({source})", path.display())]
+    NotText {
+        path: PathBuf,
+        source: std::string::FromUtf8Error,
+    },
+    #[error("{}: {source}", path.display())]
+    Malformed { path: PathBuf, source: LogError },
+}
+
+/// Reads and parses a sensor log file.
+pub fn read_file(path: &Path) -> Result<Vec<TimedReading>, ReadLogError> {
+    let path_buf = || path.to_path_buf();
+    let bytes = std::fs::read(path).map_err(|source| ReadLogError::Io {
+        path: path_buf(),
+        source,
+    })?;
+    let text = String::from_utf8(bytes).map_err(|source| ReadLogError::NotText {
+        path: path_buf(),
+        source,
+    })?;
+    parse(&text).map_err(|source| ReadLogError::Malformed {
+        path: path_buf(),
+        source,
+    })
 }
 
 fn parse_line(content: &str) -> Result<TimedReading, String> {

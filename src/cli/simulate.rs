@@ -40,7 +40,9 @@ pub fn run(protocol: Protocol, pgn: Option<&Path>, speed: f64, link: Option<&Pat
     {
         let stop = stop.clone();
         // Without a handler Ctrl-C still ends the process; with one, the link is removed.
-        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed));
+        if let Err(e) = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed)) {
+            eprintln!("boardsight: Ctrl-C will not remove the link: {e}");
+        }
     }
     let script = script_games(&games, &HandStyle::default());
     let mut announce = |path: &str| {

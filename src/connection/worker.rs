@@ -138,6 +138,7 @@ pub fn connect(
     let (commands, command_rx) = mpsc::channel();
     let (update_tx, updates) = mpsc::channel();
     let path = path.to_owned();
+    let failure = update_tx.clone();
     let thread = std::thread::Builder::new()
         .name(format!("board {path}"))
         .spawn(move || {
@@ -156,6 +157,12 @@ pub fn connect(
                 told_dropped: 0,
             };
             worker.run();
+        })
+        .inspect_err(|e| {
+            // The listener's channel stays open through `failure`, so it hears why.
+            let message = format!("the board's thread could not start: {e}");
+            // (A listener already gone needs no message.)
+            drop(failure.send(Update::Status(ConnectionStatus::Error(message))));
         })
         .ok();
     Connection {

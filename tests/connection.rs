@@ -49,34 +49,62 @@ struct Run {
     statuses: Vec<ConnectionStatus>,
 }
 
-/// Serves `script` on a pty at a fresh link, connects a worker to the link, and collects
-/// until the games match `expected` (or a generous timeout passes).
-fn run(protocol: Protocol, script: Script, expected: &[GameRecord]) -> Run {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let link = dir.path().join("board");
-    let stop = Arc::new(AtomicBool::new(false));
-    let server = {
-        let link = link.clone();
-        let stop = stop.clone();
-        std::thread::spawn(move || {
-            serve(
-                protocol,
-                &script,
-                Some(&link),
-                SPEED,
-                &stop,
-                true,
-                &mut |_| {},
-            )
-            .expect("the simulated board runs")
-        })
-    };
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while !Path::new(&link).exists() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(5));
+/// The simulated board serving a script on a pty at a fresh link, and a worker connected
+/// to that link.
+struct Bench {
+    _dir: tempfile::TempDir,
+    stop: Arc<AtomicBool>,
+    server: std::thread::JoinHandle<()>,
+    connection: boardsight::connection::Connection,
+}
+
+impl Bench {
+    fn start(protocol: Protocol, script: Script) -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let link = dir.path().join("board");
+        let stop = Arc::new(AtomicBool::new(false));
+        let server = {
+            let link = link.clone();
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                serve(
+                    protocol,
+                    &script,
+                    Some(&link),
+                    SPEED,
+                    &stop,
+                    true,
+                    &mut |_| {},
+                )
+                .expect("the simulated board runs")
+            })
+        };
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !Path::new(&link).exists() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let link_path = link.to_str().expect("utf-8").to_owned();
+        let connection = connect(&link_path, protocol, Config::default(), Arc::new(|| {}));
+        Self {
+            _dir: dir,
+            stop,
+            server,
+            connection,
+        }
     }
-    let link_path = link.to_str().expect("utf-8").to_owned();
-    let connection = connect(&link_path, protocol, Config::default(), Arc::new(|| {}));
+
+    fn stop(self) {
+        self.connection.disconnect();
+        self.stop.store(true, Ordering::Relaxed);
+        self.server.join().expect("server thread");
+    }
+}
+
+/// Serves `script` and collects until the games match `expected` (or a generous timeout
+/// passes).
+fn run(protocol: Protocol, script: Script, expected: &[GameRecord]) -> Run {
+    let bench = Bench::start(protocol, script);
+    let connection = &bench.connection;
     let mut last: Option<Snapshot> = None;
     let mut statuses = Vec::new();
     let mut readings = Vec::new();
@@ -96,9 +124,7 @@ fn run(protocol: Protocol, script: Script, expected: &[GameRecord]) -> Run {
             Err(_) => {}
         }
     }
-    connection.disconnect();
-    stop.store(true, Ordering::Relaxed);
-    server.join().expect("server thread");
+    bench.stop();
     let last = last.expect("at least one snapshot");
     if last.games != expected {
         // Keep what the board sent, to replay with `boardsight replay --trace`.
@@ -269,44 +295,22 @@ fn liboard_frames_that_reach_the_host_in_one_read_are_all_recognised() {
 
 #[test]
 fn an_idle_polled_board_costs_no_messages_and_no_memory() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let link = dir.path().join("board");
-    let stop = Arc::new(AtomicBool::new(false));
-    let server = {
-        let link = link.clone();
-        let stop = stop.clone();
-        // No games: the board stands in the start position and answers every poll.
-        std::thread::spawn(move || {
-            serve(
-                Protocol::Centaur,
-                &Script::new(),
-                Some(&link),
-                SPEED,
-                &stop,
-                true,
-                &mut |_| {},
-            )
-            .expect("the simulated board runs")
-        })
-    };
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while !link.exists() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let path = link.to_str().expect("utf-8").to_owned();
-    let connection = connect(&path, Protocol::Centaur, Config::default(), Arc::new(|| {}));
+    // No games: the board stands in the start position and answers every poll.
+    let bench = Bench::start(Protocol::Centaur, Script::new());
     let (mut readings, mut snapshots) = (0, 0);
     let until = Instant::now() + Duration::from_secs(3);
     while Instant::now() < until {
-        match connection.updates.recv_timeout(Duration::from_millis(50)) {
+        match bench
+            .connection
+            .updates
+            .recv_timeout(Duration::from_millis(50))
+        {
             Ok(Update::Reading(_)) => readings += 1,
             Ok(Update::Snapshot(_)) => snapshots += 1,
             _ => {}
         }
     }
-    connection.disconnect();
-    stop.store(true, Ordering::Relaxed);
-    server.join().expect("server thread");
+    bench.stop();
     // About 40 polls were answered in 3 s; only the first told anything.
     assert_eq!(readings, 1, "readings kept");
     assert!(snapshots <= 2, "{snapshots} snapshots");

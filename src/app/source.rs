@@ -177,7 +177,14 @@ pub struct Timeline {
     recognizer: Recognizer,
     events: Vec<Event>,
     playing: Option<Playing>,
+    /// The recognizer after every `CHECKPOINT_EVERY` readings, with how many events it had
+    /// said: a seek back replays at most that many readings, at any length of recording.
+    checkpoints: Vec<(usize, Recognizer, usize)>,
+    /// Readings fed to the recognizer so far (what a seek costs).
+    fed: usize,
 }
+
+const CHECKPOINT_EVERY: usize = 256;
 
 struct Playing {
     speed: f64,
@@ -196,6 +203,8 @@ impl Timeline {
             recognizer,
             events: Vec::new(),
             playing: None,
+            checkpoints: Vec::new(),
+            fed: 0,
         }
     }
 
@@ -232,18 +241,39 @@ impl Timeline {
         self.index.checked_sub(1).and_then(|i| self.readings.get(i))
     }
 
-    /// Goes to the state after `index` readings: forward by feeding, back by replaying.
+    /// Goes to the state after `index` readings: forward by feeding, back from the last
+    /// checkpoint before it.
     pub fn seek(&mut self, index: usize) {
         let index = index.min(self.readings.len());
         if index < self.index {
-            self.recognizer = Recognizer::new(self.config.clone());
-            self.events.clear();
-            self.index = 0;
+            let kept = self.checkpoints.partition_point(|(at, _, _)| *at <= index);
+            match kept.checked_sub(1).map(|i| &self.checkpoints[i]) {
+                Some((at, recognizer, said)) => {
+                    self.recognizer = recognizer.clone();
+                    self.events.truncate(*said);
+                    self.index = *at;
+                }
+                None => {
+                    self.recognizer = Recognizer::new(self.config.clone());
+                    self.events.clear();
+                    self.index = 0;
+                }
+            }
         }
         while self.index < index {
             let reading = self.readings[self.index];
             self.events.extend(self.recognizer.feed(reading));
             self.index += 1;
+            self.fed += 1;
+            let due = self.index.is_multiple_of(CHECKPOINT_EVERY);
+            let known = self
+                .checkpoints
+                .last()
+                .is_some_and(|(at, _, _)| *at >= self.index);
+            if due && !known {
+                self.checkpoints
+                    .push((self.index, self.recognizer.clone(), self.events.len()));
+            }
         }
     }
 
@@ -329,5 +359,42 @@ mod tests {
         assert_eq!(timeline.time(), 100);
         timeline.seek(99);
         assert_eq!(timeline.index(), 3);
+    }
+
+    #[test]
+    fn a_seek_back_in_a_long_recording_replays_from_the_checkpoint_before_it() {
+        // A long session: e2 lifted and put back again and again, then 1. e4.
+        let lifted = START_OCCUPANCY.without(Square::E2);
+        let mut readings = vec![TimedReading::new(0, Reading::Occupancy(START_OCCUPANCY))];
+        for i in 1..5000u64 {
+            let occupancy = if i % 2 == 1 { lifted } else { START_OCCUPANCY };
+            readings.push(TimedReading::new(i * 500, Reading::Occupancy(occupancy)));
+        }
+        let end = readings.len() as u64 * 500;
+        readings.push(TimedReading::new(end, Reading::Occupancy(lifted)));
+        readings.push(TimedReading::new(
+            end + 300,
+            Reading::Occupancy(lifted.with(Square::E4)),
+        ));
+        let mut timeline = Timeline::new("t".into(), readings.clone(), Config::default());
+        timeline.seek(timeline.len());
+        assert_eq!(timeline.snapshot().game.moves.len(), 1);
+        let events_at_end = timeline.events().len();
+
+        let before = timeline.fed;
+        timeline.seek(3001);
+        assert!(
+            timeline.fed - before <= CHECKPOINT_EVERY,
+            "{}",
+            timeline.fed - before
+        );
+        // The same moment as a fresh replay shows it.
+        let mut fresh = Timeline::new("t".into(), readings, Config::default());
+        fresh.seek(3001);
+        assert_eq!(timeline.snapshot().sensed, fresh.snapshot().sensed);
+        assert_eq!(timeline.events(), fresh.events());
+        timeline.seek(timeline.len());
+        assert_eq!(timeline.events().len(), events_at_end);
+        assert_eq!(timeline.snapshot().game.moves.len(), 1);
     }
 }

@@ -122,6 +122,7 @@ pub fn fen_of(position: &Chess) -> String {
     Fen::from_position(position, EnPassantMode::Legal).to_string()
 }
 
+#[derive(Clone)]
 pub struct Recognizer {
     config: Config,
     /// Until the board first shows this position, no game is running.

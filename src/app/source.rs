@@ -175,7 +175,13 @@ pub struct Timeline {
     /// How many readings have been fed.
     index: usize,
     recognizer: Recognizer,
+    /// Everything the recognizer said up to the furthest reading yet fed (replays are
+    /// deterministic, so what it says again is the same).
     events: Vec<Event>,
+    /// How many of `events` were said by now.
+    shown: usize,
+    /// The furthest reading fed so far.
+    horizon: usize,
     playing: Option<Playing>,
     /// The recognizer after every `CHECKPOINT_EVERY` readings, with how many events it had
     /// said: a seek back replays at most that many readings, at any length of recording.
@@ -202,6 +208,8 @@ impl Timeline {
             index: 0,
             recognizer,
             events: Vec::new(),
+            shown: 0,
+            horizon: 0,
             playing: None,
             checkpoints: Vec::new(),
             fed: 0,
@@ -234,45 +242,43 @@ impl Timeline {
 
     /// Everything the recognizer said up to now, oldest first.
     pub fn events(&self) -> &[Event] {
-        &self.events
+        &self.events[..self.shown]
     }
 
     pub fn last_reading(&self) -> Option<&TimedReading> {
         self.index.checked_sub(1).and_then(|i| self.readings.get(i))
     }
 
-    /// Goes to the state after `index` readings: forward by feeding, back from the last
-    /// checkpoint before it.
+    /// Goes to the state after `index` readings: from the last checkpoint before it when
+    /// that is nearer than where it stands, then forward by feeding.
     pub fn seek(&mut self, index: usize) {
         let index = index.min(self.readings.len());
-        if index < self.index {
-            let kept = self.checkpoints.partition_point(|(at, _, _)| *at <= index);
-            match kept.checked_sub(1).map(|i| &self.checkpoints[i]) {
-                Some((at, recognizer, said)) => {
-                    self.recognizer = recognizer.clone();
-                    self.events.truncate(*said);
-                    self.index = *at;
-                }
-                None => {
-                    self.recognizer = Recognizer::new(self.config.clone());
-                    self.events.clear();
-                    self.index = 0;
-                }
+        let kept = self.checkpoints.partition_point(|(at, _, _)| *at <= index);
+        match kept.checked_sub(1).map(|i| &self.checkpoints[i]) {
+            Some((at, recognizer, said)) if index < self.index || *at > self.index => {
+                self.recognizer = recognizer.clone();
+                self.shown = *said;
+                self.index = *at;
             }
+            None if index < self.index => {
+                self.recognizer = Recognizer::new(self.config.clone());
+                self.shown = 0;
+                self.index = 0;
+            }
+            _ => {}
         }
         while self.index < index {
-            let reading = self.readings[self.index];
-            self.events.extend(self.recognizer.feed(reading));
-            self.index += 1;
+            let said = self.recognizer.feed(self.readings[self.index]);
             self.fed += 1;
-            let due = self.index.is_multiple_of(CHECKPOINT_EVERY);
-            let known = self
-                .checkpoints
-                .last()
-                .is_some_and(|(at, _, _)| *at >= self.index);
-            if due && !known {
-                self.checkpoints
-                    .push((self.index, self.recognizer.clone(), self.events.len()));
+            self.index += 1;
+            self.shown += said.len();
+            if self.index > self.horizon {
+                self.horizon = self.index;
+                self.events.extend(said);
+                if self.index.is_multiple_of(CHECKPOINT_EVERY) {
+                    self.checkpoints
+                        .push((self.index, self.recognizer.clone(), self.shown));
+                }
             }
         }
     }
@@ -396,5 +402,16 @@ mod tests {
         timeline.seek(timeline.len());
         assert_eq!(timeline.events().len(), events_at_end);
         assert_eq!(timeline.snapshot().game.moves.len(), 1);
+        // Far ahead from the start: from the checkpoint before, every event still there.
+        timeline.seek(0);
+        let before = timeline.fed;
+        timeline.seek(4000);
+        assert!(
+            timeline.fed - before <= CHECKPOINT_EVERY,
+            "{}",
+            timeline.fed - before
+        );
+        fresh.seek(4000);
+        assert_eq!(timeline.events(), fresh.events());
     }
 }

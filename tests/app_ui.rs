@@ -192,17 +192,9 @@ fn unsaved_games_of_an_earlier_run_are_offered_while_autosave_goes_on() {
     // An earlier run left a session with a game of two moves.
     let earlier = Autosave::new(dir.path());
     let mut session = earlier.session().expect("session");
-    let mut position = shakmaty::Chess::default();
-    let mut game = boardsight::recognizer::GameRecord::new(position.clone());
-    for uci in ["e2e4", "e7e5"] {
-        let m = uci
-            .parse::<shakmaty::uci::UciMove>()
-            .expect("uci")
-            .to_move(&position)
-            .expect("legal");
-        shakmaty::Position::play_unchecked(&mut position, m);
-        game.moves.push(m);
-    }
+    let game =
+        boardsight::recognizer::GameRecord::from_uci(shakmaty::Chess::default(), ["e2e4", "e7e5"])
+            .expect("legal moves");
     session.save(&[game], &[]).expect("save");
 
     let mut harness = app(None, dir.path());

@@ -17,18 +17,7 @@ fn data(name: &str) -> std::path::PathBuf {
 }
 
 fn game_from_uci(moves: &[String]) -> GameRecord {
-    let mut position = Chess::default();
-    let mut game = GameRecord::new(Chess::default());
-    for uci in moves {
-        let m = uci
-            .parse::<UciMove>()
-            .expect("uci")
-            .to_move(&position)
-            .expect("legal");
-        position.play_unchecked(m);
-        game.moves.push(m);
-    }
-    game
+    GameRecord::from_uci(Chess::default(), moves.iter().map(String::as_str)).expect("legal moves")
 }
 
 #[test]

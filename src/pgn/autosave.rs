@@ -166,21 +166,10 @@ mod tests {
     use super::*;
     use crate::pgn::read_games;
     use crate::reading::{Reading, START_OCCUPANCY};
-    use shakmaty::{Chess, Position};
+    use shakmaty::Chess;
 
     fn game(moves: &[&str]) -> GameRecord {
-        let mut position = Chess::default();
-        let mut game = GameRecord::new(Chess::default());
-        for uci in moves {
-            let m = uci
-                .parse::<shakmaty::uci::UciMove>()
-                .expect("uci")
-                .to_move(&position)
-                .expect("legal");
-            position.play_unchecked(m);
-            game.moves.push(m);
-        }
-        game
+        GameRecord::from_uci(Chess::default(), moves.iter().copied()).expect("legal moves")
     }
 
     #[test]

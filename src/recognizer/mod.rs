@@ -88,6 +88,22 @@ impl GameRecord {
         }
     }
 
+    /// A game of UCI moves played from `start`; `None` if one is no legal move there.
+    pub fn from_uci<'a>(start: Chess, moves: impl IntoIterator<Item = &'a str>) -> Option<Self> {
+        let mut position = start.clone();
+        let mut game = Self::new(start);
+        for uci in moves {
+            let m = uci
+                .parse::<shakmaty::uci::UciMove>()
+                .ok()?
+                .to_move(&position)
+                .ok()?;
+            position.play_unchecked(m);
+            game.moves.push(m);
+        }
+        Some(game)
+    }
+
     /// The position after every move, starting with the start position.
     pub fn positions(&self) -> Vec<Chess> {
         let mut positions = Vec::with_capacity(self.moves.len() + 1);

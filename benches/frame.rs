@@ -17,6 +17,11 @@ fn harness() -> Harness<'static, BoardsightApp> {
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .build_eframe(move |cc| BoardsightApp::new(cc, options));
+    // The recording opens on the job thread.
+    while harness.state().is_busy() {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        harness.step();
+    }
     harness.run_steps(4);
     harness
 }

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use boardsight::app::source::Timeline;
+use boardsight::app::Timeline;
 use boardsight::reading::TimedReading;
 use boardsight::recognizer::Config;
 use boardsight::sensorlog;

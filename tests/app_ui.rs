@@ -204,12 +204,16 @@ fn unsaved_games_of_an_earlier_run_are_offered_while_autosave_goes_on() {
     click(&mut harness, "sensor d2: occupied");
     click(&mut harness, "sensor d4: empty");
     wait_for(&mut harness, "d4: white pawn");
-    let sessions = Autosave::new(dir.path()).unfinished();
-    assert_eq!(
-        sessions.len(),
-        2,
-        "the earlier session is kept beside the new one"
-    );
+    // Autosave writes on its own thread: the new session's files come soon after.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while Autosave::new(dir.path()).unfinished().len() < 2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the new session was never autosaved beside the earlier one"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        harness.step();
+    }
     click(&mut harness, "Discard");
     assert!(harness.query_by_label_contains("unsaved game").is_none());
 }

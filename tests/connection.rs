@@ -1,3 +1,4 @@
+#![cfg(unix)]
 //! Simulated board → real pseudo-terminal → serial worker → recognizer, for every protocol.
 
 mod common;
@@ -10,7 +11,8 @@ use std::time::{Duration, Instant};
 use boardsight::connection::{ConnectionStatus, Snapshot, Update, connect};
 use boardsight::protocol::Protocol;
 use boardsight::recognizer::{Config, GameRecord};
-use boardsight::sim::device::{Script, serve};
+use boardsight::sim::device::Script;
+use boardsight::sim::pty::serve;
 use boardsight::sim::{Action, HandStyle, sample, script_games};
 use common::uci_games;
 use shakmaty::san::San;
@@ -250,7 +252,7 @@ fn liboard_frames_that_reach_the_host_in_one_read_are_all_recognised() {
     use std::io::Write;
 
     use boardsight::protocol::liboard::encode;
-    use boardsight::sim::device::PtyLink;
+    use boardsight::sim::pty::PtyLink;
     use shakmaty::Bitboard;
 
     let mut pty = PtyLink::open(None).expect("a pseudo-terminal");

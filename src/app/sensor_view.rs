@@ -2,11 +2,12 @@
 //! means for the recognised position.
 
 use eframe::egui;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use egui::{Color32, Sense, Stroke, StrokeKind, Vec2};
 use shakmaty::{Bitboard, Square};
 
+use super::activity::FLASH;
 use super::board_view::{DARK, LIGHT, draw_coordinates, is_light, square_rect, square_target};
 use crate::recognizer::BoardStatus;
 use crate::recognizer::event::squares;
@@ -29,8 +30,6 @@ pub enum SquareMeaning {
     /// The sensor is broken; the square is read from the moves around it.
     Dead,
 }
-
-pub const FLASH: Duration = Duration::from_millis(600);
 
 pub fn meaning(
     square: Square,

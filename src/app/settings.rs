@@ -1,8 +1,9 @@
 //! What the app remembers between runs, stored by eframe as RON. New fields default, so
 //! old files keep loading; a file that cannot be read falls back to defaults, with a warning.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::protocol::Protocol;
 use crate::reading::Orientation;
 use crate::recognizer::BoardOrientation;
 
@@ -11,10 +12,12 @@ const KEY: &str = "boardsight-settings";
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
-    /// The serial port last connected to.
-    pub port: Option<String>,
-    /// The protocol last used, by name.
-    pub protocol: String,
+    /// The serial port chosen (and last connected to); empty for none yet.
+    #[serde(deserialize_with = "port_or_none")]
+    pub port: String,
+    /// The protocol chosen, stored by name.
+    #[serde(with = "protocol_by_name")]
+    pub protocol: Protocol,
     /// Whether the board is shown from Black's side.
     pub board_flipped: bool,
     /// How the board's sensors are wired relative to the squares.
@@ -27,8 +30,8 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Self {
-            port: None,
-            protocol: "liboard".into(),
+            port: String::new(),
+            protocol: Protocol::Liboard,
             board_flipped: false,
             sensor_orientation: Orientation::default(),
             board_orientation: BoardOrientation::Auto,
@@ -67,6 +70,33 @@ impl Settings {
     }
 }
 
+/// Older versions stored the port as `Some("…")` or `None`.
+fn port_or_none<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Port {
+        Path(String),
+        Maybe(Option<String>),
+    }
+    Ok(match Port::deserialize(deserializer)? {
+        Port::Path(path) | Port::Maybe(Some(path)) => path,
+        Port::Maybe(None) => String::new(),
+    })
+}
+
+mod protocol_by_name {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(protocol: &Protocol, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(protocol.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Protocol, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,8 +104,8 @@ mod tests {
     #[test]
     fn settings_round_trip_and_old_files_still_load() {
         let settings = Settings {
-            port: Some("/dev/ttyUSB0".into()),
-            protocol: "dgt".into(),
+            port: "/dev/ttyUSB0".into(),
+            protocol: Protocol::Dgt,
             board_flipped: true,
             sensor_orientation: Orientation {
                 quarter_turns: 1,
@@ -87,8 +117,11 @@ mod tests {
         assert_eq!(Settings::from_ron(&settings.to_ron()), (settings, None));
         // A file from an older version, without the newer fields.
         let (old, warning) = Settings::from_ron("(port: Some(\"/dev/ttyACM0\"))");
-        assert_eq!(old.port.as_deref(), Some("/dev/ttyACM0"));
-        assert_eq!(old.protocol, "liboard");
+        assert_eq!(old.port, "/dev/ttyACM0");
+        assert_eq!(old.protocol, Protocol::Liboard);
+        assert!(warning.is_none());
+        let (old, warning) = Settings::from_ron("(port: None, protocol: \"centaur\")");
+        assert_eq!((old.port.as_str(), old.protocol), ("", Protocol::Centaur));
         assert!(warning.is_none());
     }
 
@@ -97,5 +130,8 @@ mod tests {
         let (settings, warning) = Settings::from_ron("(port: Some(12, oops");
         assert_eq!(settings, Settings::default());
         assert!(warning.is_some_and(|w| w.contains("could not be read")));
+        let (settings, warning) = Settings::from_ron("(protocol: \"morse\")");
+        assert_eq!(settings, Settings::default());
+        assert!(warning.is_some_and(|w| w.contains("morse")));
     }
 }

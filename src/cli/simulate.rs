@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::usage_error;
 use crate::pgn::read_games;
 use crate::protocol::Protocol;
-use crate::sim::device::serve;
+use crate::sim::pty::serve;
 use crate::sim::{HandStyle, sample, script_games};
 
 pub fn run(protocol: Protocol, pgn: Option<&Path>, speed: f64, link: Option<&Path>) -> ExitCode {

@@ -66,7 +66,7 @@ impl Autosave {
         Ok(SessionSave {
             pgn_path: self.dir.join(format!("{name}.pgn")),
             log_path: self.dir.join(format!("{name}.log")),
-            logged: 0,
+            started: false,
         })
     }
 
@@ -100,36 +100,44 @@ impl Autosave {
 pub struct SessionSave {
     pgn_path: PathBuf,
     log_path: PathBuf,
-    /// How many readings the log holds already.
-    logged: usize,
+    /// Whether the log has its header yet.
+    started: bool,
 }
 
 impl SessionSave {
-    /// Saves every game of the session and appends the readings not yet in the log. A
-    /// session without a single move writes nothing: it never replaces games with none.
-    pub fn save(&mut self, games: &[GameRecord], readings: &[TimedReading]) -> io::Result<()> {
+    /// Appends `new_readings` to the log and saves every game of the session; says whether
+    /// it wrote. A session without a single move writes nothing (it never replaces games
+    /// with none): the caller keeps those readings for the next call.
+    pub fn save(
+        &mut self,
+        games: &[GameRecord],
+        new_readings: &[TimedReading],
+    ) -> io::Result<bool> {
         if games.iter().all(|g| g.moves.is_empty()) {
-            return Ok(());
+            return Ok(false);
         }
-        self.append_log(readings)?;
+        self.append_log(new_readings)?;
         let tags = GameTags::default();
         let pgn: String = games
             .iter()
             .filter(|g| !g.moves.is_empty())
             .map(|g| write_game(g, &tags))
             .collect();
-        write_atomically(&self.pgn_path, pgn.as_bytes())
+        write_atomically(&self.pgn_path, pgn.as_bytes())?;
+        Ok(true)
     }
 
-    fn append_log(&mut self, readings: &[TimedReading]) -> io::Result<()> {
-        let new = readings.get(self.logged..).unwrap_or_default();
+    fn append_log(&mut self, new: &[TimedReading]) -> io::Result<()> {
+        if new.is_empty() {
+            return Ok(());
+        }
         let mut text = Vec::new();
-        if self.logged == 0 {
-            sensorlog::write(&mut text, new)?;
-        } else {
+        if self.started {
             for reading in new {
                 writeln!(text, "{}", sensorlog::format_reading(reading))?;
             }
+        } else {
+            sensorlog::write(&mut text, new)?;
         }
         let mut file = std::fs::OpenOptions::new()
             .create(true)
@@ -137,7 +145,7 @@ impl SessionSave {
             .open(&self.log_path)?;
         file.write_all(&text)?;
         file.sync_data()?;
-        self.logged = readings.len();
+        self.started = true;
         Ok(())
     }
 
@@ -145,7 +153,7 @@ impl SessionSave {
     pub fn clear(&mut self) -> io::Result<()> {
         remove_if_there(&self.pgn_path)?;
         remove_if_there(&self.log_path)?;
-        self.logged = 0;
+        self.started = false;
         Ok(())
     }
 
@@ -178,27 +186,27 @@ mod tests {
         let autosave = Autosave::new(dir.path().join("autosave"));
         assert!(autosave.unfinished().is_empty());
         let mut session = autosave.session().expect("session");
-        let mut readings = vec![TimedReading::new(0, Reading::Occupancy(START_OCCUPANCY))];
+        let start = [TimedReading::new(0, Reading::Occupancy(START_OCCUPANCY))];
         // A session with no move yet writes nothing.
-        session
-            .save(&[GameRecord::new(Chess::default())], &readings)
+        let wrote = session
+            .save(&[GameRecord::new(Chess::default())], &start)
             .expect("save");
+        assert!(!wrote);
         assert!(autosave.unfinished().is_empty());
         let first = game(&["e2e4", "e7e5"]);
-        session
-            .save(std::slice::from_ref(&first), &readings)
-            .expect("save");
+        assert!(
+            session
+                .save(std::slice::from_ref(&first), &start)
+                .expect("save")
+        );
         // A new game begins: the first game stays, the empty new one adds nothing.
-        readings.push(TimedReading::new(900, Reading::Lift(shakmaty::Square::D2)));
+        let lift = [TimedReading::new(900, Reading::Lift(shakmaty::Square::D2))];
         let second = game(&["d2d4"]);
         session
-            .save(
-                &[first.clone(), GameRecord::new(Chess::default())],
-                &readings,
-            )
+            .save(&[first.clone(), GameRecord::new(Chess::default())], &lift)
             .expect("save");
         session
-            .save(&[first.clone(), second.clone()], &readings)
+            .save(&[first.clone(), second.clone()], &[])
             .expect("save");
 
         // The next run: one session, both games, and the whole log.
@@ -211,7 +219,7 @@ mod tests {
         assert_eq!(games, vec![first, second]);
         assert_eq!(
             sensorlog::read_file(&found[0].log_path).expect("the log"),
-            readings
+            [start, lift].concat()
         );
         found[0].discard().expect("discard");
         assert!(autosave.unfinished().is_empty());

@@ -1,9 +1,12 @@
 //! Game records: PGN in and out, and autosave.
 
 pub mod autosave;
+pub mod autosaver;
+mod file;
 pub mod reader;
 pub mod text;
 pub mod writer;
 
+pub use file::PgnFile;
 pub use reader::{PgnError, PgnGame, read_games, read_summaries};
 pub use writer::{GameTags, PgnResult, today, write_game, write_game_with_comments};

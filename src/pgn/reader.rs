@@ -25,10 +25,17 @@ pub struct PgnGame {
 impl PgnGame {
     /// "White – Black", event, date and result: a line of the game chooser.
     pub fn summary(&self) -> String {
-        let result = self.tags.result.unwrap_or(PgnResult::Unknown);
+        self.tags.summary()
+    }
+}
+
+impl GameTags {
+    /// "White – Black", event, date and result.
+    pub fn summary(&self) -> String {
+        let result = self.result.unwrap_or(PgnResult::Unknown);
         format!(
             "{} – {}, {}, {}, {}",
-            self.tags.white, self.tags.black, self.tags.event, self.tags.date, result
+            self.white, self.black, self.event, self.date, result
         )
     }
 }
@@ -78,19 +85,20 @@ pub fn read_summaries(bytes: &[u8]) -> Vec<(GameTags, usize)> {
     let text = decode(bytes);
     split_games(&text)
         .into_iter()
-        .map(|game| {
-            let mut visitor = TagsOnly;
-            let tags = Reader::new(game.text.as_bytes())
-                .read_game(&mut visitor)
-                .ok()
-                .flatten()
-                .unwrap_or_default();
-            (tags, game.first_line)
-        })
+        .map(|game| (read_tags(game), game.first_line))
         .collect()
 }
 
-fn read_game(number: usize, game: GameText<'_>) -> Result<PgnGame, PgnError> {
+/// The tags of one game (the defaults where it has none or they cannot be read).
+pub(super) fn read_tags(game: GameText<'_>) -> GameTags {
+    Reader::new(game.text.as_bytes())
+        .read_game(&mut TagsOnly)
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+}
+
+pub(super) fn read_game(number: usize, game: GameText<'_>) -> Result<PgnGame, PgnError> {
     let found = layout(game);
     let error = |line: usize, message: String| PgnError {
         game: number,

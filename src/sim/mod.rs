@@ -4,6 +4,9 @@
 pub mod board;
 pub mod device;
 pub mod hands;
+/// Unix has pseudo-terminals; elsewhere each entry point says the simulator cannot run.
+#[cfg_attr(not(unix), path = "pty_unsupported.rs")]
+pub mod pty;
 pub mod sample;
 
 pub use board::PhysicalBoard;

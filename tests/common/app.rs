@@ -22,9 +22,23 @@ pub fn app(
         open_log: open_log.map(Path::to_path_buf),
         autosave: autosave_dir.map(Autosave::new),
     };
-    Harness::builder()
+    let mut harness = Harness::builder()
         .with_size(WINDOW)
-        .build_eframe(move |cc| BoardsightApp::new(cc, options))
+        .build_eframe(move |cc| BoardsightApp::new(cc, options));
+    settle(&mut harness);
+    harness
+}
+
+/// Steps the app until its file jobs (opening a recording, reading a PGN) are done.
+pub fn settle(harness: &mut Harness<'_, BoardsightApp>) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    harness.step();
+    while harness.state().is_busy() {
+        assert!(Instant::now() < deadline, "a file job never finished");
+        std::thread::sleep(Duration::from_millis(5));
+        harness.step();
+    }
+    harness.step();
 }
 
 /// Steps the app until a node with this label shows (the board talks over a real pty).

@@ -1,0 +1,59 @@
+//! What the panels ask for. They only draw and push these; `BoardsightApp::run_command`
+//! carries each out after the UI pass.
+
+use std::path::PathBuf;
+
+use shakmaty::Square;
+
+use crate::connection::Command;
+use crate::reading::Orientation;
+
+/// A file the user is to pick in a dialog, and what is then done with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FilePick {
+    OpenLog,
+    SaveLog,
+    LoadPgn,
+    SavePgn,
+    DemoPgn,
+}
+
+#[derive(Clone, Debug)]
+pub enum AppCommand {
+    /// Send this to the board's worker (promote, undo, choose a candidate, …).
+    Board(Command),
+    UseSimulator,
+    /// Connect to the port and protocol in the settings.
+    Connect,
+    Disconnect,
+    RefreshPorts,
+    SetSensorOrientation(Orientation),
+    NewGame,
+    /// Set the board up from this FEN.
+    SetUp(String),
+    /// A click on the simulated board's sensor grid.
+    SensorClick(Square),
+    StartDemo,
+    StopDemo,
+    Pick(FilePick),
+    OpenLog(PathBuf),
+    SaveLog(PathBuf),
+    LoadPgn(PathBuf),
+    SavePgn(PathBuf),
+    DemoFromPgn(PathBuf),
+    /// Continue game `index` of the PGN file in the chooser.
+    ContinueListed(usize),
+    CloseChooser,
+    /// Show the position after this many plies; `None` for the live one.
+    ViewPly(Option<usize>),
+    Seek(usize),
+    Play(f64),
+    Pause,
+    FlipBoard,
+    ToggleTheme,
+    DismissNotice,
+    Restore,
+    OpenRestoredLog,
+    DiscardUnfinished,
+    RestoreLater,
+}

@@ -1,0 +1,209 @@
+//! Every `AppCommand` is carried out here, after the UI pass, and every finished file job
+//! is taken in here: the one place the app changes what it shows and records.
+
+use eframe::egui;
+use shakmaty::Chess;
+
+use super::command::{AppCommand, FilePick};
+use super::jobs::{Done, Job, file_name};
+use super::source::Source;
+use super::{BoardsightApp, theme};
+use crate::connection::{Command, list_ports};
+use crate::recognizer::Config;
+
+impl BoardsightApp {
+    pub(super) fn run_command(&mut self, ctx: &egui::Context, command: AppCommand) {
+        let session = &mut self.session;
+        match command {
+            AppCommand::Board(command) => session.send(command),
+            AppCommand::UseSimulator => {
+                self.screen.viewed_ply = None;
+                let config = self.recognizer_config();
+                self.session.use_simulator(config);
+            }
+            AppCommand::Connect => {
+                self.screen.viewed_ply = None;
+                let config = self.recognizer_config();
+                let settings = &self.settings;
+                self.session.connect(
+                    settings.port.trim().to_owned(),
+                    settings.protocol,
+                    config,
+                    settings.sensor_orientation,
+                );
+            }
+            AppCommand::Disconnect => session.disconnect(),
+            AppCommand::RefreshPorts => self.screen.ports = list_ports(),
+            AppCommand::SetSensorOrientation(orientation) => {
+                self.settings.sensor_orientation = orientation;
+                // The simulated board is wired as it should be; a real one may not be.
+                if matches!(session.source(), Source::Serial { .. }) {
+                    session.send(Command::Orient(orientation));
+                }
+            }
+            AppCommand::NewGame => self.set_up(Chess::default()),
+            AppCommand::SetUp(fen) => match crate::parse_fen(&fen) {
+                Ok(position) => {
+                    self.set_up(position);
+                    self.session.dismiss_notice();
+                }
+                Err(e) => session.set_notice(e.to_string()),
+            },
+            AppCommand::SensorClick(square) => {
+                let promotion = session.snapshot().pending_promotion;
+                if let Some(board) = session.source_mut().simulated_board() {
+                    board.click(square, promotion);
+                }
+            }
+            AppCommand::StartDemo => {
+                if let Some(board) = session.source_mut().simulated_board() {
+                    board.start_demo(&crate::sim::sample::games(), 2.0);
+                }
+            }
+            AppCommand::StopDemo => {
+                if let Some(board) = session.source_mut().simulated_board() {
+                    board.stop_demo();
+                }
+            }
+            AppCommand::Pick(pick) => {
+                if let Some(command) = pick_file(pick) {
+                    self.run_command(ctx, command);
+                }
+            }
+            AppCommand::OpenLog(path) => {
+                let config = self.recognizer_config();
+                self.jobs.run(Job::OpenRecording { path, config });
+            }
+            AppCommand::SaveLog(path) => {
+                if session.source().timeline().is_some() {
+                    session.set_notice("This session is a recording already.".into());
+                } else {
+                    let readings = session.readings().to_vec();
+                    self.jobs.run(Job::SaveLog { path, readings });
+                }
+            }
+            AppCommand::LoadPgn(path) => self.jobs.run(Job::ListPgn(path)),
+            AppCommand::SavePgn(path) => {
+                let snapshot = session.snapshot();
+                let games = if snapshot.games.is_empty() {
+                    vec![snapshot.game.clone()]
+                } else {
+                    snapshot.games.clone()
+                };
+                self.jobs.run(Job::SavePgn { path, games });
+            }
+            AppCommand::DemoFromPgn(path) => self.jobs.run(Job::ReadDemoGames(path)),
+            AppCommand::ContinueListed(index) => self.continue_listed(index),
+            AppCommand::CloseChooser => self.screen.chooser = None,
+            AppCommand::ViewPly(ply) => self.screen.viewed_ply = ply,
+            AppCommand::Seek(index) => session.seek(index),
+            AppCommand::Play(speed) => {
+                if let Some(timeline) = session.source_mut().timeline_mut() {
+                    timeline.play(speed);
+                }
+            }
+            AppCommand::Pause => {
+                if let Some(timeline) = session.source_mut().timeline_mut() {
+                    timeline.pause();
+                }
+            }
+            AppCommand::FlipBoard => self.settings.board_flipped = !self.settings.board_flipped,
+            AppCommand::ToggleTheme => {
+                self.settings.dark_theme = !self.settings.dark_theme;
+                ctx.set_theme(theme(self.settings.dark_theme));
+            }
+            AppCommand::DismissNotice => session.dismiss_notice(),
+            AppCommand::Restore => {
+                self.screen.viewed_ply = None;
+                session.restore_newest();
+            }
+            AppCommand::OpenRestoredLog => {
+                if let Some(unfinished) = session.take_newest_unfinished() {
+                    self.run_command(ctx, AppCommand::OpenLog(unfinished.log_path));
+                }
+            }
+            AppCommand::DiscardUnfinished => session.discard_unfinished(),
+            AppCommand::RestoreLater => session.postpone_restore(),
+        }
+    }
+
+    /// Takes in what a file job came to.
+    pub(super) fn finish_job(&mut self, done: Done) {
+        let session = &mut self.session;
+        match done {
+            Done::PgnListed { path, file } => {
+                self.screen.chooser = Some((file_name(&path), file));
+                // A file of one game needs no choosing.
+                if self
+                    .screen
+                    .chooser
+                    .as_ref()
+                    .is_some_and(|(_, f)| f.len() == 1)
+                {
+                    self.continue_listed(0);
+                }
+            }
+            Done::DemoGames { games } => match session.source_mut().simulated_board() {
+                Some(board) => board.start_demo(&games, 2.0),
+                None => session.set_notice("The demo plays on the simulated board.".into()),
+            },
+            Done::RecordingOpened(timeline) => {
+                self.screen.viewed_ply = None;
+                session.show_recording(timeline);
+            }
+            Done::PgnSaved { path, plies } => {
+                session.say(format!("saved {}", path.display()));
+                session.games_saved(plies);
+            }
+            Done::LogSaved(path) => session.say(format!("saved {}", path.display())),
+            Done::Failed(message) => session.set_notice(message),
+        }
+    }
+
+    fn continue_listed(&mut self, index: usize) {
+        let Some((name, file)) = &self.screen.chooser else {
+            return;
+        };
+        match file.game(index) {
+            Some(Ok(game)) => {
+                self.session.continue_game(&game);
+                self.screen.viewed_ply = None;
+                self.screen.chooser = None;
+            }
+            Some(Err(e)) => self.session.set_notice(format!("{name}: {e}")),
+            None => {}
+        }
+    }
+
+    fn set_up(&mut self, position: Chess) {
+        if let Some(board) = self.session.source_mut().simulated_board() {
+            board.set_up(&position);
+        }
+        self.session.send(Command::SetUp(position));
+    }
+
+    fn recognizer_config(&self) -> Config {
+        Config {
+            orientation: self.settings.board_orientation,
+            ..Config::default()
+        }
+    }
+}
+
+/// Asks the user for a file in the system's dialog; the command that then acts on it.
+fn pick_file(pick: FilePick) -> Option<AppCommand> {
+    let dialog = rfd::FileDialog::new();
+    Some(match pick {
+        FilePick::OpenLog => AppCommand::OpenLog(
+            dialog
+                .add_filter("sensor log", &["log", "txt"])
+                .pick_file()?,
+        ),
+        FilePick::SaveLog => AppCommand::SaveLog(dialog.set_file_name("session.log").save_file()?),
+        FilePick::LoadPgn => AppCommand::LoadPgn(dialog.add_filter("PGN", &["pgn"]).pick_file()?),
+        FilePick::SavePgn => AppCommand::SavePgn(dialog.set_file_name("game.pgn").save_file()?),
+        FilePick::DemoPgn => {
+            AppCommand::DemoFromPgn(dialog.add_filter("PGN", &["pgn"]).pick_file()?)
+        }
+    })
+}

@@ -1,0 +1,75 @@
+//! Windows over the app: the offer to restore unsaved games, and the chooser of a PGN
+//! file's games (only the rows in view are drawn, so ten thousand games cost what ten do).
+
+use eframe::egui;
+
+use super::command::AppCommand;
+use super::session::RestoreOffer;
+use crate::pgn::PgnFile;
+
+pub fn restore(ctx: &egui::Context, offer: &RestoreOffer, out: &mut Vec<AppCommand>) {
+    let Some(newest) = offer.sessions.first() else {
+        return;
+    };
+    let games = offer.newest_games.len();
+    let older = offer.sessions.len() - 1;
+    egui::Window::new("Restore unsaved games?")
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            ui.label(format!(
+                "boardsight found {games} unsaved game{} from {}{}.",
+                if games == 1 { "" } else { "s" },
+                newest
+                    .pgn_path
+                    .file_stem()
+                    .map_or_else(String::new, |s| s.to_string_lossy().replace('_', " ")),
+                if older > 0 {
+                    format!(" (and {older} older sessions)")
+                } else {
+                    String::new()
+                }
+            ));
+            ui.horizontal(|ui| {
+                for (label, command) in [
+                    ("Restore", AppCommand::Restore),
+                    ("Open log", AppCommand::OpenRestoredLog),
+                    ("Discard", AppCommand::DiscardUnfinished),
+                    ("Later", AppCommand::RestoreLater),
+                ] {
+                    if ui.button(label).clicked() {
+                        out.push(command);
+                    }
+                }
+            });
+        });
+}
+
+/// The games of a PGN file, by their tags: a click continues one on the board.
+pub fn choose_game(ctx: &egui::Context, name: &str, file: &PgnFile, out: &mut Vec<AppCommand>) {
+    let mut open = true;
+    egui::Window::new("Choose a game")
+        .open(&mut open)
+        .default_width(520.0)
+        .show(ctx, |ui| {
+            ui.label(format!("{} games in {name}", file.len()));
+            let row_height = ui.spacing().interact_size.y;
+            egui::ScrollArea::vertical()
+                .max_height(400.0)
+                .auto_shrink([false, true])
+                .show_rows(ui, row_height, file.len(), |ui, rows| {
+                    for index in rows {
+                        let Some(tags) = file.tags(index) else {
+                            continue;
+                        };
+                        let text = format!("{}. {}", index + 1, tags.summary());
+                        if ui.selectable_label(false, text).clicked() {
+                            out.push(AppCommand::ContinueListed(index));
+                        }
+                    }
+                });
+        });
+    if !open {
+        out.push(AppCommand::CloseChooser);
+    }
+}

@@ -1,0 +1,76 @@
+//! The top bar: files, game controls, the FEN set-up, the demo and the view.
+
+use eframe::egui;
+
+use super::command::{AppCommand, FilePick};
+use crate::connection::Command;
+
+/// What the menu bar needs to know.
+pub struct MenuState {
+    pub live: bool,
+    /// `Some(demo running)` on the simulated board.
+    pub simulated_demo: Option<bool>,
+    pub dark_theme: bool,
+}
+
+pub fn show(ui: &mut egui::Ui, state: &MenuState, fen: &mut String, out: &mut Vec<AppCommand>) {
+    ui.horizontal_wrapped(|ui| {
+        for (label, pick) in [
+            ("Open log…", FilePick::OpenLog),
+            ("Save log…", FilePick::SaveLog),
+            ("Load PGN…", FilePick::LoadPgn),
+            ("Save PGN…", FilePick::SavePgn),
+        ] {
+            if ui.button(label).clicked() {
+                out.push(AppCommand::Pick(pick));
+            }
+        }
+        ui.separator();
+        if ui
+            .add_enabled(state.live, egui::Button::new("New game"))
+            .clicked()
+        {
+            out.push(AppCommand::NewGame);
+        }
+        if ui
+            .add_enabled(state.live, egui::Button::new("Undo"))
+            .clicked()
+        {
+            out.push(AppCommand::Board(Command::Undo));
+        }
+        let fen_label = ui.label("FEN");
+        ui.add(egui::TextEdit::singleline(fen).desired_width(220.0))
+            .labelled_by(fen_label.id);
+        if ui
+            .add_enabled(state.live, egui::Button::new("Set up"))
+            .clicked()
+        {
+            out.push(AppCommand::SetUp(fen.clone()));
+        }
+        ui.separator();
+        match state.simulated_demo {
+            Some(true) if ui.button("Stop demo").clicked() => out.push(AppCommand::StopDemo),
+            Some(true) => {}
+            Some(false) => {
+                if ui.button("Demo game").clicked() {
+                    out.push(AppCommand::StartDemo);
+                }
+                if ui.button("Demo from PGN…").clicked() {
+                    out.push(AppCommand::Pick(FilePick::DemoPgn));
+                }
+            }
+            None => {}
+        }
+        if ui.button("Flip board").clicked() {
+            out.push(AppCommand::FlipBoard);
+        }
+        let theme = if state.dark_theme {
+            "Light theme"
+        } else {
+            "Dark theme"
+        };
+        if ui.button(theme).clicked() {
+            out.push(AppCommand::ToggleTheme);
+        }
+    });
+}

@@ -1,0 +1,151 @@
+//! The right panel: the moves of the game (a click shows that position), the promotion
+//! picker and, when a move could not be seen for sure, its candidates.
+
+use eframe::egui;
+use egui::{Color32, Key, Vec2};
+use shakmaty::{Move, Position, Role};
+
+use super::command::AppCommand;
+use super::game_view::GameView;
+use super::pieces::PieceTextures;
+use crate::connection::{Command, Snapshot};
+
+/// What the panel needs of the app.
+pub struct MoveListState<'a> {
+    pub view: &'a GameView,
+    pub snapshot: &'a Snapshot,
+    pub viewed_ply: Option<usize>,
+    pub live: bool,
+    pub textures: Option<&'a PieceTextures>,
+}
+
+pub fn show(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppCommand>) {
+    ui.heading("Moves");
+    let view = state.view;
+    egui::ScrollArea::vertical()
+        .max_height(ui.available_height() - 260.0)
+        .stick_to_bottom(true)
+        .show(ui, |ui| {
+            egui::Grid::new("moves")
+                .num_columns(3)
+                .striped(true)
+                .show(ui, |ui| moves_grid(ui, state, out));
+            if let Some(result) = view.end {
+                ui.strong(result);
+            }
+        });
+    if state.viewed_ply.is_some() && ui.button("Back to the live position").clicked() {
+        out.push(AppCommand::ViewPly(None));
+    }
+    ui.separator();
+    promotion_picker(ui, state, out);
+    ambiguity_picker(ui, state, out);
+}
+
+fn moves_grid(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppCommand>) {
+    let view = state.view;
+    let Some(start) = view.positions.first() else {
+        return;
+    };
+    let mut column = 0;
+    if start.turn() == shakmaty::Color::Black && !view.sans.is_empty() {
+        ui.label(format!("{}.", start.fullmoves()));
+        ui.label("…");
+        column = 2;
+    }
+    for (i, san) in view.sans.iter().enumerate() {
+        if column == 0 {
+            ui.label(format!("{}.", view.positions[i].fullmoves()));
+        }
+        let ply = i + 1;
+        if ui
+            .selectable_label(state.viewed_ply == Some(ply), san)
+            .clicked()
+        {
+            let live = ply == view.moves.len();
+            out.push(AppCommand::ViewPly((!live).then_some(ply)));
+        }
+        column = if column == 2 { 0 } else { 2 };
+        if column == 0 {
+            ui.end_row();
+        }
+    }
+}
+
+fn promotion_picker(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppCommand>) {
+    let snapshot = state.snapshot;
+    let last_promotion = match state.view.moves.last() {
+        Some(Move::Normal {
+            promotion: Some(role),
+            ..
+        }) => Some(*role),
+        _ => None,
+    };
+    let current = last_promotion.unwrap_or(snapshot.pending_promotion);
+    let name = |role: Role| match role {
+        Role::Queen => "queen",
+        Role::Rook => "rook",
+        Role::Bishop => "bishop",
+        Role::Knight => "knight",
+        _ => "?",
+    };
+    ui.label(match last_promotion {
+        Some(_) => format!(
+            "Promoted to {} (click or press Q R B N to change)",
+            name(current)
+        ),
+        None => format!("Next promotion: {} (click or press Q R B N)", name(current)),
+    });
+    let color = match last_promotion {
+        Some(_) => !snapshot.position.turn(),
+        None => snapshot.position.turn(),
+    };
+    let mut chosen = None;
+    // A recording shows what happened; only a live board takes choices.
+    let keys_work = state.live && !ui.ctx().text_edit_focused();
+    ui.horizontal(|ui| {
+        for (role, label, key) in [
+            (Role::Queen, "Queen", Key::Q),
+            (Role::Rook, "Rook", Key::R),
+            (Role::Bishop, "Bishop", Key::B),
+            (Role::Knight, "Knight", Key::N),
+        ] {
+            let piece = shakmaty::Piece { color, role };
+            let button = match state.textures.and_then(|t| t.get(piece)) {
+                Some(texture) => egui::Button::new((
+                    egui::Image::new(texture).fit_to_exact_size(Vec2::splat(34.0)),
+                    label,
+                )),
+                None => egui::Button::new(label),
+            };
+            if ui
+                .add_enabled(state.live, button.selected(role == current))
+                .clicked()
+                || (keys_work && ui.input(|i| i.key_pressed(key)))
+            {
+                chosen = Some(role);
+            }
+        }
+    });
+    if let Some(role) = chosen
+        && role != current
+    {
+        out.push(AppCommand::Board(Command::Promote(role)));
+    }
+}
+
+fn ambiguity_picker(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppCommand>) {
+    let Some((ply, candidates)) = &state.view.ambiguity else {
+        return;
+    };
+    ui.separator();
+    ui.colored_label(
+        Color32::from_rgb(230, 160, 40),
+        format!("Move {ply} could not be seen for sure. Which was it?"),
+    );
+    for (mv, san) in candidates {
+        if ui.add_enabled(state.live, egui::Button::new(san)).clicked() {
+            out.push(AppCommand::Board(Command::Choose { ply: *ply, mv: *mv }));
+        }
+    }
+}

@@ -1,0 +1,525 @@
+//! What the app is showing and recording, apart from how it is drawn: the source, the
+//! recognizer's latest view, the session's readings, recent activity and autosave. No egui
+//! here, so all of it is tested without a window.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::connection::{Command, Snapshot, Update, connect};
+use crate::pgn::autosave::{Autosave, Unfinished};
+use crate::pgn::autosaver::Autosaver;
+use crate::pgn::{PgnGame, read_games};
+use crate::protocol::Protocol;
+use crate::reading::{Orientation, TimedReading};
+use crate::recognizer::{Config, EventKind, Recognizer};
+
+use super::activity::Activity;
+use super::game_view::GameView;
+use super::simulated::{SIMULATED_PROTOCOL, SimulatedBoard};
+use super::source::{Live, Source};
+use super::timeline::Timeline;
+
+/// Called when something arrives that should be shown (a GUI repaints).
+pub type Wake = Arc<dyn Fn() + Send + Sync>;
+
+/// Sessions earlier runs left unsaved, the newest first, with the newest's games read.
+pub struct RestoreOffer {
+    pub sessions: Vec<Unfinished>,
+    pub newest_games: Vec<PgnGame>,
+}
+
+impl RestoreOffer {
+    fn of(sessions: Vec<Unfinished>) -> Option<Self> {
+        let newest = sessions.first()?;
+        let newest_games = read_games(newest.pgn.as_bytes())
+            .into_iter()
+            .filter_map(Result::ok)
+            .collect();
+        Some(Self {
+            sessions,
+            newest_games,
+        })
+    }
+}
+
+pub struct Session {
+    source: Source,
+    snapshot: Snapshot,
+    view: GameView,
+    /// Every reading of this live session, as a sensor log records it.
+    readings: Vec<TimedReading>,
+    activity: Activity,
+    last_event: String,
+    notice: Option<String>,
+    autosave: Option<Autosave>,
+    /// This source's autosave writer, started at its first move.
+    autosaver: Option<Autosaver>,
+    /// Readings handed to the autosave writer so far.
+    autosaved_readings: usize,
+    autosaved_plies: usize,
+    /// A restored session whose files go once its game is saved again in this one.
+    restored_from: Option<Unfinished>,
+    restore_offer: Option<RestoreOffer>,
+    /// The timeline reading the snapshot shows.
+    timeline_index: Option<usize>,
+    wake: Wake,
+}
+
+impl Session {
+    /// A session with no source yet; it offers back what earlier runs left unsaved.
+    pub fn new(autosave: Option<Autosave>, wake: Wake) -> Self {
+        let restore_offer = autosave
+            .as_ref()
+            .and_then(|a| RestoreOffer::of(a.unfinished()));
+        let snapshot = Snapshot::of(&Recognizer::default(), 0);
+        Self {
+            source: Source::None,
+            view: GameView::of(&snapshot),
+            snapshot,
+            readings: Vec::new(),
+            activity: Activity::default(),
+            last_event: String::new(),
+            notice: None,
+            autosave,
+            autosaver: None,
+            autosaved_readings: 0,
+            autosaved_plies: 0,
+            restored_from: None,
+            restore_offer,
+            timeline_index: None,
+            wake,
+        }
+    }
+
+    // ----- sources -----
+
+    /// Ends the current source; its autosave finishes writing.
+    fn reset(&mut self, source: Source) {
+        self.source = Source::None;
+        self.autosaver = None;
+        self.readings = Vec::new();
+        self.autosaved_readings = 0;
+        self.autosaved_plies = 0;
+        self.activity = Activity::default();
+        self.timeline_index = None;
+        self.show(Snapshot::of(&Recognizer::default(), 0));
+        self.source = source;
+    }
+
+    pub fn use_simulator(&mut self, config: Config) {
+        self.reset(Source::None);
+        match SimulatedBoard::start() {
+            Ok(board) => {
+                let connection =
+                    connect(board.path(), SIMULATED_PROTOCOL, config, self.wake.clone());
+                self.source = Source::Simulated {
+                    board: Box::new(board),
+                    live: Live::new(connection),
+                };
+            }
+            Err(e) => self.notice = Some(format!("The simulated board could not start: {e}")),
+        }
+    }
+
+    pub fn connect(
+        &mut self,
+        port: String,
+        protocol: Protocol,
+        config: Config,
+        sensors: Orientation,
+    ) {
+        self.reset(Source::None);
+        let connection = connect(&port, protocol, config, self.wake.clone());
+        connection.send(Command::Orient(sensors));
+        self.source = Source::Serial {
+            port,
+            protocol,
+            live: Live::new(connection),
+        };
+    }
+
+    pub fn show_recording(&mut self, timeline: Box<Timeline>) {
+        self.reset(Source::Recording(timeline));
+        self.refresh_from_timeline();
+    }
+
+    pub fn disconnect(&mut self) {
+        self.reset(Source::None);
+    }
+
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
+    pub fn source_mut(&mut self) -> &mut Source {
+        &mut self.source
+    }
+
+    pub fn is_live(&self) -> bool {
+        self.source.live().is_some()
+    }
+
+    pub fn send(&self, command: Command) {
+        self.source.send(command);
+    }
+
+    // ----- updates -----
+
+    /// Takes in what arrived and what is due; returns how soon to look again, if something
+    /// changes on screen before the next update can wake the app.
+    pub fn update(&mut self, now: Instant) -> Option<Duration> {
+        let updates: Vec<Update> = match self.source.live() {
+            Some(live) => live.connection.updates.try_iter().collect(),
+            None => Vec::new(),
+        };
+        for update in updates {
+            self.apply(update, now);
+        }
+        let mut next = None;
+        if let Some(timeline) = self.source.timeline_mut() {
+            next = timeline.advance(now);
+            self.refresh_from_timeline();
+        }
+        self.activity.prune(now);
+        if self.activity.is_fading() {
+            next = Some(next.map_or(FADE_STEP, |n: Duration| n.min(FADE_STEP)));
+        }
+        if let Some(autosaver) = &self.autosaver {
+            for problem in autosaver.problems() {
+                self.notice = Some(problem);
+            }
+        }
+        next
+    }
+
+    /// Takes one update from the serial worker.
+    pub fn apply(&mut self, update: Update, now: Instant) {
+        match update {
+            Update::Reading(reading) => {
+                self.activity.note(&reading, now);
+                self.readings.push(reading);
+            }
+            Update::Events(events) => {
+                if let Some(text) = events.iter().rev().find_map(|e| describe_event(&e.kind)) {
+                    self.last_event = text;
+                }
+            }
+            Update::Snapshot(snapshot) => {
+                self.show(*snapshot);
+                self.autosave_after_moves();
+            }
+            Update::Status(status) => {
+                if let Some(live) = self.source.live_mut() {
+                    live.status = Some(status);
+                }
+            }
+        }
+    }
+
+    fn show(&mut self, snapshot: Snapshot) {
+        self.view = GameView::of(&snapshot);
+        self.snapshot = snapshot;
+    }
+
+    /// A recording's view changes only when its reading does.
+    fn refresh_from_timeline(&mut self) {
+        let Some(timeline) = self.source.timeline() else {
+            return;
+        };
+        if self.timeline_index != Some(timeline.index()) {
+            self.timeline_index = Some(timeline.index());
+            let snapshot = timeline.snapshot();
+            self.show(snapshot);
+        }
+    }
+
+    /// Moves the recording to `index`, paused there.
+    pub fn seek(&mut self, index: usize) {
+        if let Some(timeline) = self.source.timeline_mut() {
+            timeline.pause();
+            timeline.seek(index);
+        }
+        self.refresh_from_timeline();
+    }
+
+    // ----- autosave -----
+
+    fn autosave_after_moves(&mut self) {
+        let Some(autosave) = &self.autosave else {
+            return;
+        };
+        // Every game of the session counts: a new game never hides the one before.
+        let plies = self.total_plies();
+        if plies == self.autosaved_plies {
+            return;
+        }
+        self.autosaved_plies = plies;
+        if self.autosaver.is_none() {
+            match Autosaver::start(autosave.clone(), self.wake.clone()) {
+                Ok(autosaver) => self.autosaver = Some(autosaver),
+                Err(e) => {
+                    self.notice = Some(format!("Autosave could not start: {e}"));
+                    return;
+                }
+            }
+        }
+        let Some(autosaver) = &self.autosaver else {
+            return;
+        };
+        if let Some(restored) = self.restored_from.take() {
+            autosaver.discard_after_save(restored);
+        }
+        let new_readings = self.readings[self.autosaved_readings..].to_vec();
+        self.autosaved_readings = self.readings.len();
+        autosaver.save(self.snapshot.games.clone(), new_readings);
+    }
+
+    /// The user saved this session's games as they stood at `plies` moves: unless a move
+    /// came since, its autosave files go, and the next move writes them anew, whole.
+    pub fn games_saved(&mut self, plies: usize) {
+        if plies != self.total_plies() {
+            return;
+        }
+        if let Some(autosaver) = &self.autosaver {
+            autosaver.clear();
+        }
+        self.autosaved_readings = 0;
+        self.autosaved_plies = 0;
+    }
+
+    fn total_plies(&self) -> usize {
+        self.snapshot.games.iter().map(|g| g.moves.len()).sum()
+    }
+
+    // ----- restore -----
+
+    pub fn restore_offer(&self) -> Option<&RestoreOffer> {
+        self.restore_offer.as_ref()
+    }
+
+    /// Continues the newest unsaved game on the board. Its files go once this session
+    /// saves it again; a session of several games keeps its files (the log has them all).
+    pub fn restore_newest(&mut self) {
+        let Some(offer) = self.restore_offer.take() else {
+            return;
+        };
+        let mut sessions = offer.sessions.into_iter();
+        let newest = sessions.next();
+        if let Some(game) = offer.newest_games.last() {
+            self.continue_game(game);
+        }
+        match newest {
+            Some(newest) if offer.newest_games.len() > 1 => {
+                self.notice = Some(format!(
+                    "The earlier games of that session stay in {} (Open log shows them all).",
+                    newest.pgn_path.display()
+                ));
+            }
+            Some(newest) => self.restored_from = Some(newest),
+            None => {}
+        }
+        self.restore_offer = RestoreOffer::of(sessions.collect());
+    }
+
+    /// Takes the newest unsaved session off the offer (its log is being opened).
+    pub fn take_newest_unfinished(&mut self) -> Option<Unfinished> {
+        let offer = self.restore_offer.take()?;
+        let mut sessions = offer.sessions.into_iter();
+        let newest = sessions.next();
+        self.restore_offer = RestoreOffer::of(sessions.collect());
+        newest
+    }
+
+    /// Deletes every unsaved session offered.
+    pub fn discard_unfinished(&mut self) {
+        let Some(offer) = self.restore_offer.take() else {
+            return;
+        };
+        for unfinished in offer.sessions {
+            if let Err(e) = unfinished.discard() {
+                self.notice = Some(format!("{}: {e}", unfinished.pgn_path.display()));
+            }
+        }
+    }
+
+    /// Asks again on the next start.
+    pub fn postpone_restore(&mut self) {
+        self.restore_offer = None;
+    }
+
+    pub fn continue_game(&mut self, game: &PgnGame) {
+        self.send(Command::Continue(game.game.clone()));
+        self.last_event = format!(
+            "loaded {} – {}: set the board up as shown",
+            game.tags.white, game.tags.black
+        );
+    }
+
+    // ----- what the panels read -----
+
+    pub fn snapshot(&self) -> &Snapshot {
+        &self.snapshot
+    }
+
+    pub fn view(&self) -> &GameView {
+        &self.view
+    }
+
+    pub fn readings(&self) -> &[TimedReading] {
+        &self.readings
+    }
+
+    pub fn activity(&self) -> &Activity {
+        &self.activity
+    }
+
+    pub fn last_event(&self) -> &str {
+        &self.last_event
+    }
+
+    pub fn say(&mut self, text: String) {
+        self.last_event = text;
+    }
+
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
+    }
+
+    pub fn set_notice(&mut self, text: String) {
+        self.notice = Some(text);
+    }
+
+    pub fn dismiss_notice(&mut self) {
+        self.notice = None;
+    }
+}
+
+/// How often a fading flash is redrawn.
+const FADE_STEP: Duration = Duration::from_millis(50);
+
+/// A line for the status bar.
+fn describe_event(kind: &EventKind) -> Option<String> {
+    Some(match kind {
+        EventKind::NewGame { .. } => "new game".into(),
+        EventKind::Move { ply, san, .. } => format!("move {ply}: {san}"),
+        EventKind::Revised { ply, san, .. } => format!("move {ply} revised: {san}"),
+        EventKind::TakenBack { ply, .. } => format!("move {ply} taken back"),
+        EventKind::Ambiguous { ply, .. } => format!("move {ply} is ambiguous"),
+        EventKind::Illegal { .. } => "illegal position".into(),
+        EventKind::Recovered => "legal again".into(),
+        EventKind::Waiting { .. } => return None,
+        EventKind::Orientation { .. } | EventKind::DeadSensor { .. } => return kind.finding(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recognizer::GameRecord;
+    use crate::sensorlog;
+
+    fn no_wake() -> Wake {
+        Arc::new(|| {})
+    }
+
+    /// Plays a recorded session into `session` the way the serial worker would report it;
+    /// the user saves the games once `save_at` plies are played.
+    fn play(session: &mut Session, log: &str, save_at: Option<usize>) -> Vec<GameRecord> {
+        let path = format!("{}/tests/corpus/{log}", env!("CARGO_MANIFEST_DIR"));
+        let readings = sensorlog::read_file(std::path::Path::new(&path)).expect("corpus log");
+        let mut recognizer = Recognizer::default();
+        let now = Instant::now();
+        for reading in readings {
+            let events = recognizer.feed(reading);
+            session.apply(Update::Reading(reading), now);
+            if !events.is_empty() {
+                session.apply(Update::Events(events), now);
+                session.apply(
+                    Update::Snapshot(Box::new(Snapshot::of(&recognizer, 0))),
+                    now,
+                );
+                let plies: usize = recognizer.games().iter().map(|g| g.moves.len()).sum();
+                if save_at == Some(plies) {
+                    session.games_saved(plies);
+                }
+            }
+        }
+        recognizer.games()
+    }
+
+    #[test]
+    fn every_game_of_a_session_comes_back_after_a_restart() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut session = Session::new(Some(Autosave::new(dir.path())), no_wake());
+        assert!(session.restore_offer().is_none());
+        let games = play(&mut session, "t3-change-001.log", None);
+        let played: Vec<GameRecord> = games.into_iter().filter(|g| !g.moves.is_empty()).collect();
+        assert!(
+            played.len() >= 2,
+            "the sample session has {} games",
+            played.len()
+        );
+        let readings = session.readings().to_vec();
+        drop(session);
+
+        let restarted = Session::new(Some(Autosave::new(dir.path())), no_wake());
+        let offer = restarted.restore_offer().expect("an offer");
+        assert_eq!(offer.sessions.len(), 1);
+        let back: Vec<GameRecord> = offer.newest_games.iter().map(|g| g.game.clone()).collect();
+        assert_eq!(back, played);
+        let log = sensorlog::read_file(&offer.sessions[0].log_path).expect("the log");
+        assert_eq!(log, readings);
+    }
+
+    #[test]
+    fn saved_games_leave_nothing_to_restore() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut session = Session::new(Some(Autosave::new(dir.path())), no_wake());
+        play(&mut session, "t0-change-000.log", None);
+        session.games_saved(session.total_plies());
+        drop(session);
+        assert!(Autosave::new(dir.path()).unfinished().is_empty());
+    }
+
+    #[test]
+    fn a_move_after_saving_autosaves_the_whole_session_again() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut session = Session::new(Some(Autosave::new(dir.path())), no_wake());
+        let games = play(&mut session, "t0-change-000.log", Some(3));
+        let readings = session.readings().to_vec();
+        drop(session);
+        let found = Autosave::new(dir.path()).unfinished();
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            sensorlog::read_file(&found[0].log_path).expect("log"),
+            readings
+        );
+        let back = read_games(found[0].pgn.as_bytes());
+        assert_eq!(
+            back.len(),
+            games.iter().filter(|g| !g.moves.is_empty()).count()
+        );
+    }
+
+    #[test]
+    fn a_recording_shows_its_end_and_seeks_without_autosaving() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = format!(
+            "{}/tests/corpus/t0-change-000.log",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let readings = sensorlog::read_file(std::path::Path::new(&path)).expect("log");
+        let mut timeline = Timeline::new("t0".into(), readings, Config::default());
+        timeline.seek(timeline.len());
+        let mut session = Session::new(Some(Autosave::new(dir.path())), no_wake());
+        session.show_recording(Box::new(timeline));
+        let moves_at_end = session.view().moves.len();
+        assert!(moves_at_end > 0);
+        assert_eq!(session.view().sans.len(), moves_at_end);
+        session.seek(0);
+        assert!(session.view().moves.is_empty());
+        assert_eq!(session.view().positions.len(), 1);
+        drop(session);
+        assert!(Autosave::new(dir.path()).unfinished().is_empty());
+    }
+}

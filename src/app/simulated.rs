@@ -1,0 +1,151 @@
+//! The built-in simulated board: on a real pseudo-terminal, speaking the same bytes as a
+//! LiBoard, so everything after the serial port runs as it does with a real board.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Sender};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Piece, Rank, Role, Square};
+
+use crate::protocol::Protocol;
+use crate::recognizer::GameRecord;
+use crate::sim::pty::serve_live;
+use crate::sim::{Action, HandStyle, PhysicalBoard, script_games};
+
+/// The protocol the built-in board speaks.
+pub const SIMULATED_PROTOCOL: Protocol = Protocol::Liboard;
+
+/// A virtual sensor board: clicks lift and place pieces, or a demo game plays itself.
+pub struct SimulatedBoard {
+    actions: Sender<Action>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+    path: String,
+    /// What the device's board holds, mirrored to know which piece a click lifts.
+    mirror: PhysicalBoard,
+    hand: Vec<Piece>,
+    demo: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
+}
+
+impl SimulatedBoard {
+    /// Starts the board on a new pseudo-terminal, set up at the start position (Unix only:
+    /// elsewhere this says the simulator cannot run).
+    pub fn start() -> std::io::Result<Self> {
+        let (actions, receiver) = mpsc::channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (path, thread) = serve_live(SIMULATED_PROTOCOL, receiver, stop.clone())?;
+        let mut board = Self {
+            actions,
+            stop,
+            thread: Some(thread),
+            path,
+            mirror: PhysicalBoard::empty(),
+            hand: Vec::new(),
+            demo: None,
+        };
+        board.perform(Action::SetUp(Chess::default()));
+        Ok(board)
+    }
+
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    pub fn occupancy(&self) -> shakmaty::Bitboard {
+        self.mirror.occupancy()
+    }
+
+    fn perform(&mut self, action: Action) {
+        self.mirror.apply(&action);
+        let _ = self.actions.send(action);
+    }
+
+    /// A click on the virtual board: lifts the piece there, or puts down the piece in hand.
+    /// A pawn put on its last rank becomes `promotion`.
+    pub fn click(&mut self, square: Square, promotion: Role) {
+        self.stop_demo();
+        match self.mirror.pieces()[square as usize] {
+            Some(piece) => {
+                self.hand.push(piece);
+                self.perform(Action::Lift(square));
+            }
+            None => {
+                let Some(mut piece) = self.hand.pop() else {
+                    return;
+                };
+                let last_rank = piece.color.fold_wb(Rank::Eighth, Rank::First);
+                if piece.role == Role::Pawn && square.rank() == last_rank {
+                    piece.role = promotion;
+                }
+                self.perform(Action::Place(square, piece));
+            }
+        }
+    }
+
+    /// Pieces in the hand, last lifted last.
+    pub fn hand(&self) -> &[Piece] {
+        &self.hand
+    }
+
+    /// Sets the pieces up for a position at once.
+    pub fn set_up(&mut self, position: &Chess) {
+        self.stop_demo();
+        self.hand.clear();
+        self.perform(Action::SetUp(position.clone()));
+    }
+
+    /// Plays games the way a person would, from their set-up, in the background.
+    pub fn start_demo(&mut self, games: &[GameRecord], speed: f64) {
+        self.stop_demo();
+        let script = script_games(games, &HandStyle::default());
+        for (_, action) in &script {
+            self.mirror.apply(action);
+        }
+        self.hand.clear();
+        let stop = Arc::new(AtomicBool::new(false));
+        let actions = self.actions.clone();
+        let thread = {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let started = Instant::now();
+                for (at, action) in script {
+                    let due = started + Duration::from_secs_f64(at as f64 / 1000.0 / speed);
+                    while Instant::now() < due {
+                        if stop.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        std::thread::sleep(Duration::from_millis(10).min(due - Instant::now()));
+                    }
+                    if actions.send(action).is_err() {
+                        return;
+                    }
+                }
+            })
+        };
+        self.demo = Some((stop, thread));
+    }
+
+    pub fn demo_running(&self) -> bool {
+        self.demo.as_ref().is_some_and(|(_, t)| !t.is_finished())
+    }
+
+    /// Stops a demo where it is; the board keeps the pieces as they stand.
+    pub fn stop_demo(&mut self) {
+        if let Some((stop, thread)) = self.demo.take() {
+            stop.store(true, Ordering::Relaxed);
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for SimulatedBoard {
+    fn drop(&mut self) {
+        self.stop_demo();
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}

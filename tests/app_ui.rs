@@ -5,6 +5,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use boardsight::app::AppCommand;
 use boardsight::pgn::autosave::Autosave;
 use common::app::{click, wait_for};
 use eframe::egui;
@@ -216,4 +217,69 @@ fn unsaved_games_of_an_earlier_run_are_offered_while_autosave_goes_on() {
     }
     click(&mut harness, "Discard");
     assert!(harness.query_by_label_contains("unsaved game").is_none());
+}
+
+#[test]
+fn a_large_pgn_lists_its_games_and_the_chosen_one_goes_on_the_board() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // The sample file ten times over: 1,100 games, listed from their tags.
+    let sample = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/twic1599_100k.pgn"),
+    )
+    .expect("sample");
+    let games_in_sample = sample.matches("[Event ").count();
+    let big = dir.path().join("big.pgn");
+    std::fs::write(&big, sample.repeat(10)).expect("write");
+    let mut harness = app(None, dir.path());
+    wait_for(&mut harness, "new game");
+    harness
+        .state_mut()
+        .push_command(AppCommand::LoadPgn(big.clone()));
+    common::app::settle(&mut harness);
+    harness.get_by_label(&format!("{} games in big.pgn", games_in_sample * 10));
+    // Only the rows in view are drawn, not a thousand.
+    assert!(harness.query_by_label_contains("1000. ").is_none());
+    harness
+        .get_by_label_contains("1. Praggnanandhaa,R – Rapport,R")
+        .click();
+    harness.step();
+    harness.step();
+    // The board now holds that game: its moves are listed, up to its last.
+    let first = boardsight::pgn::read_games(sample.as_bytes())
+        .remove(0)
+        .expect("the sample's first game");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while harness.state().session().view().moves != first.game.moves {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the chosen game never came"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        harness.step();
+    }
+    assert!(
+        harness
+            .query_by_label_contains("games in big.pgn")
+            .is_none()
+    );
+}
+
+#[test]
+fn a_file_that_cannot_be_read_is_named_in_a_notice() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(None, dir.path());
+    wait_for(&mut harness, "new game");
+    let missing = dir.path().join("nowhere.pgn");
+    harness
+        .state_mut()
+        .push_command(AppCommand::LoadPgn(missing.clone()));
+    common::app::settle(&mut harness);
+    harness.get_by_label_contains(&format!("{}:", missing.display()));
+    let not_pgn = dir.path().join("empty.pgn");
+    std::fs::write(&not_pgn, "\n\n").expect("write");
+    harness
+        .state_mut()
+        .push_command(AppCommand::LoadPgn(not_pgn.clone()));
+    common::app::settle(&mut harness);
+    harness.get_by_label_contains("empty.pgn: the file holds no games");
 }

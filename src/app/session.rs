@@ -57,6 +57,8 @@ pub struct Session {
     /// Readings handed to the autosave writer so far.
     autosaved_readings: usize,
     autosaved_plies: usize,
+    /// Moves were made that the autosave writer has not taken yet.
+    autosave_due: bool,
     /// A restored session whose files go once its game is saved again in this one.
     restored_from: Option<Unfinished>,
     restore_offer: Option<RestoreOffer>,
@@ -84,6 +86,7 @@ impl Session {
             autosaver: None,
             autosaved_readings: 0,
             autosaved_plies: 0,
+            autosave_due: false,
             restored_from: None,
             restore_offer,
             timeline_index: None,
@@ -96,7 +99,9 @@ impl Session {
     /// Ends the current source; its autosave finishes writing.
     fn reset(&mut self, source: Source) {
         self.source = Source::None;
+        self.finish_autosave();
         self.autosaver = None;
+        self.autosave_due = false;
         self.readings = Vec::new();
         self.autosaved_readings = 0;
         self.autosaved_plies = 0;
@@ -184,6 +189,7 @@ impl Session {
         if self.activity.is_fading() {
             next = Some(next.map_or(FADE_STEP, |n: Duration| n.min(FADE_STEP)));
         }
+        self.offer_autosave();
         if let Some(autosaver) = &self.autosaver {
             for problem in autosaver.problems() {
                 self.notice = Some(problem);
@@ -263,15 +269,34 @@ impl Session {
                 }
             }
         }
-        let Some(autosaver) = &self.autosaver else {
-            return;
-        };
-        if let Some(restored) = self.restored_from.take() {
+        if let (Some(autosaver), Some(restored)) = (&self.autosaver, self.restored_from.take()) {
             autosaver.discard_after_save(restored);
         }
+        self.autosave_due = true;
+        self.offer_autosave();
+    }
+
+    /// Hands the games and the new readings to the writer, if it has room; else they wait
+    /// for the next update (the writer wakes the app when it is done).
+    fn offer_autosave(&mut self) {
+        let Some(autosaver) = self.autosaver.as_ref().filter(|_| self.autosave_due) else {
+            return;
+        };
         let new_readings = self.readings[self.autosaved_readings..].to_vec();
-        self.autosaved_readings = self.readings.len();
-        autosaver.save(self.snapshot.games.clone(), new_readings);
+        if autosaver.try_save(self.snapshot.games.clone(), new_readings) {
+            self.autosaved_readings = self.readings.len();
+            self.autosave_due = false;
+        }
+    }
+
+    /// Hands over the last save, waiting for room: a source that ends loses no move.
+    fn finish_autosave(&mut self) {
+        if let Some(autosaver) = self.autosaver.as_ref().filter(|_| self.autosave_due) {
+            let new_readings = self.readings[self.autosaved_readings..].to_vec();
+            autosaver.save(self.snapshot.games.clone(), new_readings);
+            self.autosaved_readings = self.readings.len();
+            self.autosave_due = false;
+        }
     }
 
     /// The user saved this session's games as they stood at `plies` moves: unless a move
@@ -285,6 +310,7 @@ impl Session {
         }
         self.autosaved_readings = 0;
         self.autosaved_plies = 0;
+        self.autosave_due = false;
     }
 
     fn total_plies(&self) -> usize {
@@ -391,6 +417,12 @@ impl Session {
 
     pub fn dismiss_notice(&mut self) {
         self.notice = None;
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.finish_autosave();
     }
 }
 

@@ -2,7 +2,7 @@
 //! the games and the readings since the last save, and hears back only about failures.
 
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
 use std::thread::JoinHandle;
 
 use super::autosave::{Autosave, SessionSave, Unfinished};
@@ -20,18 +20,21 @@ enum Job {
     Clear,
 }
 
-/// A session's autosave, written in the background. Dropping it finishes every save asked for.
+/// A session's autosave, written in the background. At most one save waits while another is
+/// written, so a slow disk never piles up copies of the games; dropping it finishes every
+/// save taken.
 pub struct Autosaver {
-    jobs: Option<Sender<Job>>,
+    jobs: Option<SyncSender<Job>>,
     problems: Receiver<String>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Autosaver {
     /// Starts the writer; its session's files are made at the first save with a move.
-    /// `wake` is called when a problem is waiting to be read.
+    /// `wake` is called after each save (a refused one can be offered again) and when a
+    /// problem is waiting to be read.
     pub fn start(autosave: Autosave, wake: Arc<dyn Fn() + Send + Sync>) -> std::io::Result<Self> {
-        let (jobs, received) = mpsc::channel();
+        let (jobs, received) = mpsc::sync_channel(1);
         let (problem, problems) = mpsc::channel();
         let thread = std::thread::Builder::new()
             .name("autosave".into())
@@ -45,10 +48,9 @@ impl Autosaver {
                 for job in received {
                     if let Err(message) = writer.run(job) {
                         // The app may have gone while closing; the message then has no reader.
-                        if problem.send(message).is_ok() {
-                            wake();
-                        }
+                        let _ = problem.send(message);
                     }
+                    wake();
                 }
             })?;
         Ok(Self {
@@ -58,7 +60,24 @@ impl Autosaver {
         })
     }
 
-    /// Saves every game of the session, appending `new_readings` to its log.
+    /// Saves every game of the session, appending `new_readings` to its log, unless a save
+    /// is still waiting: then says no, and the caller offers it again (with what came since).
+    pub fn try_save(&self, games: Vec<GameRecord>, new_readings: Vec<TimedReading>) -> bool {
+        let job = Job::Save {
+            games,
+            new_readings,
+        };
+        match self.jobs.as_ref().map(|jobs| jobs.try_send(job)) {
+            Some(Ok(())) => true,
+            Some(Err(TrySendError::Full(_))) => false,
+            _ => {
+                self.stopped();
+                false
+            }
+        }
+    }
+
+    /// Saves, waiting for room if a save is still waiting (the last save of a session).
     pub fn save(&self, games: Vec<GameRecord>, new_readings: Vec<TimedReading>) {
         self.send(Job::Save {
             games,
@@ -82,9 +101,13 @@ impl Autosaver {
     fn send(&self, job: Job) {
         let sent = self.jobs.as_ref().map(|jobs| jobs.send(job));
         if !matches!(sent, Some(Ok(()))) {
-            // Only a writer thread that panicked stops taking jobs; say so once it is asked.
-            eprintln!("boardsight: the autosave thread has stopped; games are not autosaved");
+            self.stopped();
         }
+    }
+
+    fn stopped(&self) {
+        // Only a writer thread that panicked stops taking jobs.
+        eprintln!("boardsight: the autosave thread has stopped; games are not autosaved");
     }
 }
 

@@ -1,0 +1,122 @@
+//! Memory after a simulated eight-hour session: games played by hand on a polled board (13
+//! readings a second, as a Centaur is polled), through the recognizer and the app's
+//! `Session`, autosaving as it goes. The worker passes on only readings that change
+//! something, and so does this; everything after it is the real code.
+//!
+//! Run: `cargo bench --bench memory` (Linux: resident memory from /proc/self/status).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use boardsight::app::session::Session;
+use boardsight::connection::{Snapshot, Update};
+use boardsight::pgn::autosave::Autosave;
+use boardsight::reading::{Reading, TimedReading};
+use boardsight::recognizer::Recognizer;
+use boardsight::sim::{Action, HandStyle, PhysicalBoard, sample, script_games};
+
+const HOURS: u64 = 8;
+const POLL_MS: u64 = 77;
+
+fn resident_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Players who think about 20 seconds a move, game after game, for `HOURS`.
+fn eight_hours_of_play() -> Vec<(u64, Action)> {
+    let style = HandStyle {
+        think_ms: 20_000,
+        ..HandStyle::default()
+    };
+    let games = sample::games();
+    let mut script = Vec::new();
+    let mut offset = 0;
+    let mut round = 0;
+    while offset < HOURS * 3_600_000 {
+        let played = script_games(
+            &games,
+            &HandStyle {
+                seed: round,
+                ..style.clone()
+            },
+        );
+        let end = played.last().map_or(0, |(t, _)| *t);
+        script.extend(played.into_iter().map(|(t, a)| (offset + t, a)));
+        offset += end + 30_000;
+        round += 1;
+    }
+    script
+}
+
+fn main() {
+    // Criterion-style flags from `cargo bench` are not for this measurement.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let script = eight_hours_of_play();
+    let mut session = Session::new(
+        std::env::var_os("NO_AUTOSAVE")
+            .is_none()
+            .then(|| Autosave::new(dir.path())),
+        Arc::new(|| {}),
+    );
+    let mut recognizer = Recognizer::default();
+    let mut board = PhysicalBoard::empty();
+    let fresh = resident_kib();
+
+    let started = Instant::now();
+    let mut next_action = script.iter().peekable();
+    let mut sensed = None;
+    let mut polls = 0u64;
+    let end = script.last().map_or(0, |(t, _)| *t);
+    let mut t = 0;
+    while t <= end {
+        while let Some((_, action)) = next_action.next_if(|(at, _)| *at <= t) {
+            board.apply(action);
+        }
+        polls += 1;
+        let occupancy = board.occupancy();
+        if sensed != Some(occupancy) {
+            sensed = Some(occupancy);
+            let now = started + Duration::from_millis(t);
+            let reading = TimedReading::new(t, Reading::Occupancy(occupancy));
+            let events = recognizer.feed(reading);
+            session.apply(Update::Reading(reading), now);
+            session.apply(Update::Events(events), now);
+            session.apply(
+                Update::Snapshot(Box::new(Snapshot::of(&recognizer, 0))),
+                now,
+            );
+            session.update(now);
+        }
+        t += POLL_MS;
+    }
+    let after = resident_kib();
+    let plies: usize = recognizer.games().iter().map(|g| g.moves.len()).sum();
+    let kept = session.readings().len();
+    let recording_kib = (kept * std::mem::size_of::<TimedReading>()) as u64 / 1024;
+    println!(
+        "{HOURS} h simulated: {polls} polls, {kept} readings kept (changes only), {} games, {plies} plies",
+        recognizer.games().len()
+    );
+    match (fresh, after) {
+        (Some(fresh), Some(after)) => println!(
+            "resident memory: {:.1} MB fresh, {:.1} MB after {HOURS} h: {:+.1} MB, of which the recording is {:.1} MB",
+            fresh as f64 / 1024.0,
+            after as f64 / 1024.0,
+            (after as f64 - fresh as f64) / 1024.0,
+            recording_kib as f64 / 1024.0
+        ),
+        _ => println!("resident memory: not measurable here (no /proc/self/status)"),
+    }
+    drop(session);
+    let autosaved = Autosave::new(dir.path()).unfinished();
+    println!(
+        "autosaved: {} session(s), log {} KB",
+        autosaved.len(),
+        autosaved
+            .first()
+            .and_then(|u| std::fs::metadata(&u.log_path).ok())
+            .map_or(0, |m| m.len() / 1024)
+    );
+}

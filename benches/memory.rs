@@ -94,7 +94,7 @@ fn main() {
     let after = resident_kib();
     let plies: usize = recognizer.games().iter().map(|g| g.moves.len()).sum();
     let kept = session.readings().len();
-    let recording_kib = (kept * std::mem::size_of::<TimedReading>()) as u64 / 1024;
+    let recording_kib = std::mem::size_of_val(session.readings()) as u64 / 1024;
     println!(
         "{HOURS} h simulated: {polls} polls, {kept} readings kept (changes only), {} games, {plies} plies",
         recognizer.games().len()

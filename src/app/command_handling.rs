@@ -33,7 +33,10 @@ impl BoardsightApp {
                 );
             }
             AppCommand::Disconnect => session.disconnect(),
-            AppCommand::RefreshPorts => self.screen.ports = list_ports(),
+            AppCommand::RefreshPorts => match list_ports() {
+                Ok(ports) => self.screen.ports = ports,
+                Err(e) => session.set_notice(format!("The serial ports could not be listed: {e}")),
+            },
             AppCommand::SetSensorOrientation(orientation) => {
                 self.settings.sensor_orientation = orientation;
                 // The simulated board is wired as it should be; a real one may not be.

@@ -36,7 +36,7 @@ use eframe::egui;
 pub use command::{AppCommand, FilePick};
 pub use timeline::Timeline;
 
-use crate::connection::{PortChoice, list_ports};
+use crate::connection::PortChoice;
 use crate::pgn::PgnFile;
 use crate::pgn::autosave::Autosave;
 use jobs::Jobs;
@@ -112,7 +112,7 @@ impl BoardsightApp {
                 textures: Some(PieceTextures::load(&ctx)),
                 fen_input: String::new(),
                 viewed_ply: None,
-                ports: list_ports(),
+                ports: Vec::new(),
                 chooser: None,
             },
             commands: Vec::new(),
@@ -121,6 +121,7 @@ impl BoardsightApp {
             Some(path) => AppCommand::OpenLog(path),
             None => AppCommand::UseSimulator,
         };
+        app.run_command(&ctx, AppCommand::RefreshPorts);
         app.run_command(&ctx, first);
         app
     }

@@ -70,9 +70,14 @@ pub struct Session {
 impl Session {
     /// A session with no source yet; it offers back what earlier runs left unsaved.
     pub fn new(autosave: Option<Autosave>, wake: Wake) -> Self {
-        let restore_offer = autosave
-            .as_ref()
-            .and_then(|a| RestoreOffer::of(a.unfinished()));
+        let scan = autosave.as_ref().map(Autosave::scan).unwrap_or_default();
+        let notice = (!scan.problems.is_empty()).then(|| {
+            format!(
+                "Unsaved games could not all be looked for: {}",
+                scan.problems.join("; ")
+            )
+        });
+        let restore_offer = RestoreOffer::of(scan.sessions);
         let snapshot = Snapshot::of(&Recognizer::default(), 0);
         Self {
             source: Source::None,
@@ -81,7 +86,7 @@ impl Session {
             readings: Vec::new(),
             activity: Activity::default(),
             last_event: String::new(),
-            notice: None,
+            notice,
             autosave,
             autosaver: None,
             autosaved_readings: 0,

@@ -10,12 +10,14 @@ pub struct PortChoice {
 }
 
 /// The serial ports of this machine, USB ones first.
-pub fn list_ports() -> Vec<PortChoice> {
+pub fn list_ports() -> Result<Vec<PortChoice>, serialport::Error> {
     // The enumeration reads /sys; a system without it must not bring the app down.
-    let ports = std::panic::catch_unwind(serialport::available_ports)
-        .ok()
-        .and_then(Result::ok)
-        .unwrap_or_default();
+    let ports = std::panic::catch_unwind(serialport::available_ports).unwrap_or_else(|_| {
+        Err(serialport::Error::new(
+            serialport::ErrorKind::Unknown,
+            "the system's list of serial ports could not be read",
+        ))
+    })?;
     let mut choices: Vec<(bool, PortChoice)> = ports
         .into_iter()
         .map(|port| {
@@ -47,5 +49,5 @@ pub fn list_ports() -> Vec<PortChoice> {
         })
         .collect();
     choices.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.path.cmp(&b.1.path)));
-    choices.into_iter().map(|(_, choice)| choice).collect()
+    Ok(choices.into_iter().map(|(_, choice)| choice).collect())
 }

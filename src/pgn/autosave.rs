@@ -72,27 +72,53 @@ impl Autosave {
 
     /// The sessions earlier runs left unsaved, the newest first.
     pub fn unfinished(&self) -> Vec<Unfinished> {
-        let Ok(entries) = std::fs::read_dir(&self.dir) else {
-            return Vec::new();
+        self.scan().sessions
+    }
+
+    /// The sessions earlier runs left unsaved, the newest first, and what could not be
+    /// read (a folder or file the user should hear about, not one silently skipped).
+    pub fn scan(&self) -> Scan {
+        let mut scan = Scan::default();
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return scan,
+            Err(e) => {
+                scan.problems.push(format!("{}: {e}", self.dir.display()));
+                return scan;
+            }
         };
-        let mut pgn_paths: Vec<PathBuf> = entries
-            .filter_map(|entry| entry.ok().map(|e| e.path()))
-            .filter(|path| path.extension().is_some_and(|x| x == "pgn"))
-            .collect();
+        let mut pgn_paths = Vec::new();
+        for entry in entries {
+            match entry {
+                Ok(entry) if entry.path().extension().is_some_and(|x| x == "pgn") => {
+                    pgn_paths.push(entry.path());
+                }
+                Ok(_) => {}
+                Err(e) => scan.problems.push(format!("{}: {e}", self.dir.display())),
+            }
+        }
         pgn_paths.sort();
         pgn_paths.reverse();
-        pgn_paths
-            .into_iter()
-            .filter_map(|pgn_path| {
-                let pgn = std::fs::read_to_string(&pgn_path).ok()?;
-                Some(Unfinished {
-                    pgn,
+        for pgn_path in pgn_paths {
+            match std::fs::read(&pgn_path) {
+                Ok(bytes) => scan.sessions.push(Unfinished {
+                    pgn: super::text::decode(&bytes),
                     log_path: pgn_path.with_extension("log"),
                     pgn_path,
-                })
-            })
-            .collect()
+                }),
+                Err(e) => scan.problems.push(format!("{}: {e}", pgn_path.display())),
+            }
+        }
+        scan
     }
+}
+
+/// What a look into the autosave folder found.
+#[derive(Debug, Default)]
+pub struct Scan {
+    pub sessions: Vec<Unfinished>,
+    /// Each names the file or folder, and what went wrong.
+    pub problems: Vec<String>,
 }
 
 /// One session's autosave files.
@@ -223,6 +249,27 @@ mod tests {
         );
         found[0].discard().expect("discard");
         assert!(autosave.unfinished().is_empty());
+    }
+
+    #[test]
+    fn an_unreadable_autosave_is_named_not_skipped() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let autosave = Autosave::new(dir.path());
+        let mut good = autosave.session().expect("session");
+        good.save(&[game(&["e2e4"])], &[]).expect("save");
+        // Something that looks like a session's games but cannot be read as a file.
+        std::fs::create_dir(dir.path().join("2001-01-01_00-00-00.pgn")).expect("dir");
+        let scan = autosave.scan();
+        assert_eq!(scan.sessions.len(), 1);
+        assert_eq!(scan.problems.len(), 1);
+        assert!(
+            scan.problems[0].contains("2001-01-01_00-00-00.pgn"),
+            "{:?}",
+            scan.problems
+        );
+        // A folder not made yet holds nothing, and is no problem.
+        let none = Autosave::new(dir.path().join("not-yet")).scan();
+        assert!(none.sessions.is_empty() && none.problems.is_empty());
     }
 
     #[test]

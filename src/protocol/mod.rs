@@ -67,16 +67,19 @@ impl fmt::Display for Protocol {
     }
 }
 
+/// A protocol name boardsight does not know.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown protocol '{0}' (expected liboard, centaur, dgt or text)")]
+pub struct UnknownProtocol(pub String);
+
 impl FromStr for Protocol {
-    type Err = String;
+    type Err = UnknownProtocol;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Self::ALL
             .into_iter()
             .find(|p| p.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| {
-                format!("unknown protocol '{s}' (expected liboard, centaur, dgt or text)")
-            })
+            .ok_or_else(|| UnknownProtocol(s.to_owned()))
     }
 }
 

@@ -8,7 +8,6 @@
 //! ```
 //! `#` starts a comment line and blank lines are ignored. Times never decrease.
 
-use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -17,20 +16,36 @@ use shakmaty::{Bitboard, Role, Square};
 use crate::reading::{Millis, Reading, TimedReading};
 
 /// What is wrong with one line of a sensor log.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {problem}")]
 pub struct LogError {
     /// 1-based line number.
     pub line: usize,
-    pub message: String,
+    pub problem: LineError,
 }
 
-impl fmt::Display for LogError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
-    }
+/// What a line of a sensor log gets wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    #[error("'{0}' is not a time in milliseconds")]
+    Time(String),
+    #[error("missing the reading after the time")]
+    MissingReading,
+    #[error("'{0}' needs an argument")]
+    MissingArgument(String),
+    #[error("unexpected '{0}' at the end of the line")]
+    Extra(String),
+    #[error("unknown reading '{0}' (expected occ, lift, place or promote)")]
+    UnknownReading(String),
+    #[error("'{0}' is not an occupancy of 16 hex digits")]
+    Occupancy(String),
+    #[error("'{0}' is not a square (a1 … h8)")]
+    Square(String),
+    #[error("'{0}' is not a promotion piece (q, r, b or n)")]
+    Promotion(String),
+    #[error("time {time} is earlier than the previous time {previous}")]
+    TimeGoesBack { time: Millis, previous: Millis },
 }
-
-impl std::error::Error for LogError {}
 
 /// Parses a whole sensor log.
 pub fn parse(text: &str) -> Result<Vec<TimedReading>, LogError> {
@@ -42,14 +57,14 @@ pub fn parse(text: &str) -> Result<Vec<TimedReading>, LogError> {
         if content.is_empty() || content.starts_with('#') {
             continue;
         }
-        let reading = parse_line(content).map_err(|message| LogError { line, message })?;
+        let reading = parse_line(content).map_err(|problem| LogError { line, problem })?;
         if reading.t < last_time {
             return Err(LogError {
                 line,
-                message: format!(
-                    "time {} is earlier than the previous time {last_time}",
-                    reading.t
-                ),
+                problem: LineError::TimeGoesBack {
+                    time: reading.t,
+                    previous: last_time,
+                },
             });
         }
         last_time = reading.t;
@@ -89,59 +104,56 @@ pub fn read_file(path: &Path) -> Result<Vec<TimedReading>, ReadLogError> {
     })
 }
 
-fn parse_line(content: &str) -> Result<TimedReading, String> {
+fn parse_line(content: &str) -> Result<TimedReading, LineError> {
     let mut words = content.split_whitespace();
-    let time_word = words.next().ok_or("empty line")?;
+    // A trimmed, non-empty line has a first word.
+    let time_word = words.next().unwrap_or_default();
     let t: Millis = time_word
         .parse()
-        .map_err(|_| format!("'{time_word}' is not a time in milliseconds"))?;
-    let kind = words.next().ok_or("missing the reading after the time")?;
+        .map_err(|_| LineError::Time(time_word.into()))?;
+    let kind = words.next().ok_or(LineError::MissingReading)?;
     let argument = words
         .next()
-        .ok_or_else(|| format!("'{kind}' needs an argument"))?;
+        .ok_or_else(|| LineError::MissingArgument(kind.into()))?;
     if let Some(extra) = words.next() {
-        return Err(format!("unexpected '{extra}' at the end of the line"));
+        return Err(LineError::Extra(extra.into()));
     }
     let reading = match kind {
         "occ" => Reading::Occupancy(parse_occupancy(argument)?),
         "lift" => Reading::Lift(parse_square(argument)?),
         "place" => Reading::Place(parse_square(argument)?),
         "promote" => Reading::Promote(parse_promotion(argument)?),
-        other => {
-            return Err(format!(
-                "unknown reading '{other}' (expected occ, lift, place or promote)"
-            ));
-        }
+        other => return Err(LineError::UnknownReading(other.into())),
     };
     Ok(TimedReading { t, reading })
 }
 
 /// Parses 16 hex digits, with an optional `0x` prefix.
-pub fn parse_occupancy(word: &str) -> Result<Bitboard, String> {
+pub fn parse_occupancy(word: &str) -> Result<Bitboard, LineError> {
     let digits = word
         .strip_prefix("0x")
         .or_else(|| word.strip_prefix("0X"))
         .unwrap_or(word);
     if digits.len() != 16 || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
-        return Err(format!("'{word}' is not an occupancy of 16 hex digits"));
+        return Err(LineError::Occupancy(word.into()));
     }
     u64::from_str_radix(digits, 16)
         .map(Bitboard)
-        .map_err(|e| format!("'{word}': {e}"))
+        .map_err(|_| LineError::Occupancy(word.into()))
 }
 
-fn parse_square(word: &str) -> Result<Square, String> {
+fn parse_square(word: &str) -> Result<Square, LineError> {
     word.parse::<Square>()
-        .map_err(|_| format!("'{word}' is not a square (a1 … h8)"))
+        .map_err(|_| LineError::Square(word.into()))
 }
 
-fn parse_promotion(word: &str) -> Result<Role, String> {
+fn parse_promotion(word: &str) -> Result<Role, LineError> {
     match word {
         "q" | "Q" => Ok(Role::Queen),
         "r" | "R" => Ok(Role::Rook),
         "b" | "B" => Ok(Role::Bishop),
         "n" | "N" => Ok(Role::Knight),
-        _ => Err(format!("'{word}' is not a promotion piece (q, r, b or n)")),
+        _ => Err(LineError::Promotion(word.into())),
     }
 }
 
@@ -198,7 +210,8 @@ mod tests {
         for (text, line, needle) in cases {
             let err = parse(text).expect_err(text);
             assert_eq!(err.line, line, "{text}");
-            assert!(err.message.contains(needle), "{text}: {}", err.message);
+            let message = err.problem.to_string();
+            assert!(message.contains(needle), "{text}: {message}");
         }
     }
 

@@ -283,3 +283,85 @@ fn a_file_that_cannot_be_read_is_named_in_a_notice() {
     common::app::settle(&mut harness);
     harness.get_by_label_contains("empty.pgn: the file holds no games");
 }
+
+#[test]
+fn the_table_view_comes_with_f11_and_goes_with_escape() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(Some(log("plain-moves")), dir.path());
+    harness.get_by_label("Moves");
+    harness.key_press(egui::Key::F11);
+    harness.run_steps(2);
+    // The game in large words: whose move, the moves, the board; no side panels.
+    harness.get_by_label("Black to move");
+    harness.get_by_label("1. e4 c5");
+    harness.get_by_label("2. Nf3");
+    harness.get_by_label("g1: empty");
+    harness.get_by_label("Leave table view (Esc)");
+    assert!(harness.query_by_label("Moves").is_none());
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    harness.get_by_label("Moves");
+    assert!(harness.query_by_label("Leave table view (Esc)").is_none());
+    // And by its button.
+    click(&mut harness, "Table view");
+    click(&mut harness, "Leave table view (Esc)");
+    harness.get_by_label("Moves");
+}
+
+/// A click of the primary button at a point of the window.
+fn click_at(
+    harness: &mut egui_kittest::Harness<'_, boardsight::app::BoardsightApp>,
+    pos: egui::Pos2,
+) {
+    harness.event(egui::Event::PointerMoved(pos));
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::default(),
+        });
+    }
+    harness.run_steps(2);
+}
+
+#[test]
+fn the_time_strip_seeks_on_a_click_and_its_lanes_pick_out_a_square() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(Some(log("plain-moves")), dir.path());
+    harness.get_by_label("Nf3");
+    // A click at the strip's left end goes back to the start: no moves yet.
+    let rect = harness.get_by_label("time strip").rect();
+    click_at(
+        &mut harness,
+        egui::pos2(rect.left() + 40.0, rect.center().y),
+    );
+    assert!(harness.query_by_label("Nf3").is_none());
+    assert!(harness.query_by_label("e4").is_none());
+    // One near the right end: the whole game again.
+    let rect = harness.get_by_label("time strip").rect();
+    click_at(
+        &mut harness,
+        egui::pos2(rect.right() - 1.0, rect.center().y),
+    );
+    harness.get_by_label("Nf3");
+    // The lane of e4 picks e4 out on the sensor grid; a second click puts it back.
+    click(&mut harness, "lane e4");
+    harness.get_by_label("sensor e4: occupied, picked out");
+    click(&mut harness, "lane e4");
+    harness.get_by_label("sensor e4: occupied");
+}
+
+#[test]
+fn sensor_health_shows_the_flickering_square_of_a_bouncing_board() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let field = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/field/bounce-change-000.log");
+    let mut harness = app(Some(field), dir.path());
+    click(&mut harness, "Sensor health");
+    // The worst square is named with its counts, and each square's label has them.
+    assert!(harness.get_all_by_label_contains(" flickers in ").count() >= 1);
+    harness.get_by_label_contains("sensor a1: ");
+    assert!(harness.get_all_by_label_contains("changes, ").count() == 64);
+    click(&mut harness, "Sensor health");
+    assert!(harness.query_by_label_contains(" flickers in ").is_none());
+}

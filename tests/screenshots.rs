@@ -15,6 +15,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use boardsight::app::{AppCommand, BoardsightApp};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
@@ -62,17 +63,15 @@ fn can_render() -> bool {
     available
 }
 
-fn render(name: &str, log: PathBuf, steps_back: usize) {
+/// Renders the app on `log`, after `act` has done what a user would.
+fn render(name: &str, log: PathBuf, act: impl FnOnce(&mut Harness<'static, BoardsightApp>)) {
     if !can_render() {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = common::app::app(Some(&log), None);
     harness.run_steps(4);
-    for _ in 0..steps_back {
-        harness.get_by_label("Step back").click();
-        harness.run_steps(2);
-    }
+    act(&mut harness);
     harness.run_steps(2);
     if std::env::var_os("UPDATE_SCREENSHOTS").is_some() {
         let image = harness.render().expect("rendered");
@@ -93,7 +92,7 @@ fn a_game_in_play() {
         dir.path(),
         "club-game.log",
     );
-    render("game-in-play", log, 0);
+    render("game-in-play", log, |_| {});
 }
 
 #[test]
@@ -105,7 +104,7 @@ fn the_illegal_state_banner() {
         dir.path(),
         "illegal.log",
     );
-    render("illegal-banner", log, 0);
+    render("illegal-banner", log, |_| {});
 }
 
 #[test]
@@ -118,7 +117,7 @@ fn the_promotion_picker() {
         dir.path(),
         "promotion.log",
     );
-    render("promotion-picker", log, 0);
+    render("promotion-picker", log, |_| {});
 }
 
 #[test]
@@ -130,7 +129,12 @@ fn the_debugging_timeline() {
         dir.path(),
         "misread.log",
     );
-    render("debugging-timeline", log, 3);
+    render("debugging-timeline", log, |harness| {
+        for _ in 0..3 {
+            harness.get_by_label("Step back").click();
+            harness.run_steps(2);
+        }
+    });
 }
 
 #[test]
@@ -143,5 +147,22 @@ fn a_dead_sensor_worked_around() {
         dir.path(),
         "dead-sensor.log",
     );
-    render("dead-sensor", log, 0);
+    render("dead-sensor", log, |_| {});
+}
+
+#[test]
+fn the_table_view() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = cut_log(
+        "tests/corpus/t1-change-000.log",
+        |l| l.starts_with('#') || time_of(l) <= 120_000,
+        dir.path(),
+        "club-game.log",
+    );
+    render("table-view", log, |harness| {
+        harness
+            .state_mut()
+            .push_command(AppCommand::TableView(true));
+        harness.run_steps(2);
+    });
 }

@@ -30,15 +30,24 @@ pub fn is_light(square: Square) -> bool {
     (u32::from(square.file()) + u32::from(square.rank())) % 2 == 1
 }
 
+/// How a board is drawn.
+#[derive(Clone, Copy, Debug)]
+pub struct Look {
+    pub flipped: bool,
+    /// An arrow over the last move, for reading it from across the room.
+    pub arrow: bool,
+    pub side: f32,
+}
+
 /// Draws `position`; returns the square the user clicked, if any.
 pub fn show(
     ui: &mut egui::Ui,
     position: &Chess,
     last_move: Option<Move>,
-    flipped: bool,
     textures: &PieceTextures,
-    side: f32,
+    look: Look,
 ) -> Option<Square> {
+    let Look { flipped, side, .. } = look;
     let (rect, _) = ui.allocate_exact_size(Vec2::splat(side), Sense::hover());
     let painter = ui.painter_at(rect);
     let board = position.board();
@@ -79,8 +88,34 @@ pub fn show(
         }
     }
     draw_coordinates(&painter, rect, flipped);
+    if look.arrow
+        && let Some(m) = last_move
+        && let Some(from) = m.from()
+    {
+        let to = king_destination(m).unwrap_or(m.to());
+        draw_arrow(&painter, rect, from, to, flipped);
+    }
     painter.rect_stroke(rect, 0.0, Stroke::new(1.0, DARK), StrokeKind::Outside);
     clicked
+}
+
+const ARROW: Color32 = Color32::from_rgba_premultiplied(20, 110, 200, 200);
+
+/// An arrow from the centre of one square to the centre of another.
+fn draw_arrow(painter: &egui::Painter, rect: Rect, from: Square, to: Square, flipped: bool) {
+    let start = square_rect(rect, from, flipped).center();
+    let end = square_rect(rect, to, flipped).center();
+    let size = rect.width() / 8.0;
+    let direction = (end - start).normalized();
+    let head = size * 0.38;
+    let shaft_end = end - direction * head;
+    painter.line_segment([start, shaft_end], Stroke::new(size * 0.14, ARROW));
+    let across = direction.rot90() * head * 0.6;
+    painter.add(egui::Shape::convex_polygon(
+        vec![end, shaft_end + across, shaft_end - across],
+        ARROW,
+        Stroke::NONE,
+    ));
 }
 
 /// Makes a square a target: for clicks and for screen readers, which read `label`.

@@ -7,23 +7,30 @@ use egui::{Color32, RichText};
 use super::command::AppCommand;
 use super::pieces::PieceTextures;
 use super::session::Session;
+use super::time_strip::{StripState, TimeRange};
 use super::{board_view, sensor_view, timeline_panel};
 use crate::connection::Snapshot;
 use crate::recognizer::event::dead_sensor_words;
 use crate::recognizer::{BoardStatus, EventKind};
+use shakmaty::Square;
 
 pub struct BoardState<'a> {
     pub viewed_ply: Option<usize>,
     pub flipped: bool,
     pub textures: Option<&'a PieceTextures>,
+    pub highlight: Option<Square>,
+    pub show_health: bool,
+    pub time_range: &'a mut Option<TimeRange>,
 }
 
-const WARNING: Color32 = Color32::from_rgb(230, 160, 40);
+pub const WARNING: Color32 = Color32::from_rgb(230, 160, 40);
+/// The sensor grid's size beside the board's.
+const SENSOR_SCALE: f32 = 0.5;
 
 pub fn show(
     ui: &mut egui::Ui,
     session: &Session,
-    state: &BoardState<'_>,
+    state: BoardState<'_>,
     out: &mut Vec<AppCommand>,
 ) {
     if let Some(notice) = session.notice() {
@@ -39,9 +46,9 @@ pub fn show(
     let (position, last_move) = session.view().at(state.viewed_ply);
     let recording = session.source().timeline();
     let available = ui.available_size();
-    let timeline_room = if recording.is_some() { 150.0 } else { 10.0 };
-    // The board and a sensor grid three quarters its size, side by side.
-    let side = ((available.x - 24.0) / 1.75)
+    let timeline_room = if recording.is_some() { 270.0 } else { 10.0 };
+    // The board, as large as the room allows, and the sensor grid half its size beside it.
+    let side = ((available.x - 24.0) / (1.0 + SENSOR_SCALE))
         .min(available.y - timeline_room - 40.0)
         .max(160.0);
     ui.horizontal(|ui| {
@@ -52,35 +59,55 @@ pub fn show(
                 } else {
                     "Recognised position"
                 });
-                board_view::show(ui, position, last_move, state.flipped, textures, side);
+                let look = board_view::Look {
+                    flipped: state.flipped,
+                    arrow: false,
+                    side,
+                };
+                board_view::show(ui, position, last_move, textures, look);
             });
         }
         ui.add_space(16.0);
         ui.vertical(|ui| {
             ui.label("Sensors");
-            let clickable = matches!(session.source(), super::source::Source::Simulated { .. });
-            let dead = snapshot.dead_sensors.iter().map(|(s, _)| *s).collect();
-            let clicked = sensor_view::show(
-                ui,
-                snapshot.sensed,
-                snapshot.expected,
-                &snapshot.status,
-                dead,
+            let mut grid = sensor_view::Grid::of(
+                snapshot,
                 session.activity().flashes(),
                 state.flipped,
-                side * 0.75,
-                clickable,
+                side * SENSOR_SCALE,
             );
-            if let Some(square) = clicked {
+            grid.clickable = matches!(session.source(), super::source::Source::Simulated { .. });
+            grid.highlight = state.highlight;
+            grid.health = state.show_health.then(|| session.health());
+            if let Some(square) = sensor_view::show(ui, &grid) {
                 out.push(AppCommand::SensorClick(square));
             }
-            ui.add_space(8.0);
-            sensor_view::legend(ui);
+            let mut show_health = state.show_health;
+            if ui
+                .checkbox(&mut show_health, "Sensor health")
+                .on_hover_text(
+                    "Per square: changes, and flickers (a change undone within 50 ms), red \
+                     where a sensor flickers",
+                )
+                .changed()
+            {
+                out.push(AppCommand::ShowHealth(show_health));
+            }
+            if state.show_health {
+                sensor_view::health_summary(ui, session.health());
+            } else {
+                ui.add_space(4.0);
+                sensor_view::legend(ui);
+            }
             findings(ui, snapshot);
         });
     });
     if let Some(timeline) = recording {
-        timeline_panel::show(ui, timeline, out);
+        let strip = StripState {
+            range: state.time_range,
+            highlight: state.highlight,
+        };
+        timeline_panel::show(ui, timeline, strip, out);
     }
 }
 
@@ -118,7 +145,7 @@ fn status_line(ui: &mut egui::Ui, snapshot: &Snapshot) {
 }
 
 /// What boardsight found out about the board itself: dead sensors, a board turned round.
-fn findings(ui: &mut egui::Ui, snapshot: &Snapshot) {
+pub fn findings(ui: &mut egui::Ui, snapshot: &Snapshot) {
     for &(square, stuck_occupied) in &snapshot.dead_sensors {
         ui.colored_label(WARNING, dead_sensor_words(square, stuck_occupied));
     }

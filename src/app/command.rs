@@ -47,8 +47,14 @@ pub enum AppCommand {
     /// Show the position after this many plies; `None` for the live one.
     ViewPly(Option<usize>),
     Seek(usize),
+    /// Pick out a square on the sensor grid (from a lane of the time strip).
+    Highlight(Option<Square>),
+    /// Show the sensors' health as a heat map on the grid.
+    ShowHealth(bool),
     Play(f64),
     Pause,
+    /// Enter (true) or leave the full-screen table view.
+    TableView(bool),
     FlipBoard,
     ToggleTheme,
     DismissNotice,

@@ -100,6 +100,8 @@ impl BoardsightApp {
             AppCommand::CloseChooser => self.screen.chooser = None,
             AppCommand::ViewPly(ply) => self.screen.viewed_ply = ply,
             AppCommand::Seek(index) => session.seek(index),
+            AppCommand::Highlight(square) => self.screen.highlight = square,
+            AppCommand::ShowHealth(on) => self.screen.show_health = on,
             AppCommand::Play(speed) => {
                 if let Some(timeline) = session.source_mut().timeline_mut() {
                     timeline.play(speed);
@@ -109,6 +111,10 @@ impl BoardsightApp {
                 if let Some(timeline) = session.source_mut().timeline_mut() {
                     timeline.pause();
                 }
+            }
+            AppCommand::TableView(on) => {
+                self.screen.table_view = on;
+                ctx.send_viewport_cmd(egui::ViewportCommand::Fullscreen(on));
             }
             AppCommand::FlipBoard => self.settings.board_flipped = !self.settings.board_flipped,
             AppCommand::ToggleTheme => {
@@ -152,6 +158,8 @@ impl BoardsightApp {
             },
             Done::RecordingOpened(timeline) => {
                 self.screen.viewed_ply = None;
+                self.screen.time_range = None;
+                self.screen.highlight = None;
                 session.show_recording(timeline);
             }
             Done::PgnSaved { path, plies } => {

@@ -61,6 +61,13 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState, fen: &mut String, out: &mut Ve
             }
             None => {}
         }
+        if ui
+            .button("Table view")
+            .on_hover_text("The board full screen, to read from across the table (F11; Esc leaves)")
+            .clicked()
+        {
+            out.push(AppCommand::TableView(true));
+        }
         if ui.button("Flip board").clicked() {
             out.push(AppCommand::FlipBoard);
         }

@@ -18,12 +18,15 @@ mod jobs;
 mod menu_bar;
 mod move_list;
 mod pieces;
+mod recording_summary;
 pub mod sensor_view;
 pub mod session;
 pub mod settings;
 mod simulated;
 mod source;
 mod status_bar;
+mod table_view;
+mod time_strip;
 mod timeline;
 mod timeline_panel;
 
@@ -79,6 +82,14 @@ struct Screen {
     ports: Vec<PortChoice>,
     /// A PGN file's games, to choose one to continue.
     chooser: Option<(String, PgnFile)>,
+    /// The full-screen view for the table.
+    table_view: bool,
+    /// The span of a recording the time strip shows (`None`: all of it).
+    time_range: Option<time_strip::TimeRange>,
+    /// A square picked out on the sensor grid.
+    highlight: Option<shakmaty::Square>,
+    /// The sensors' health as a heat map on the grid.
+    show_health: bool,
 }
 
 pub struct BoardsightApp {
@@ -114,6 +125,10 @@ impl BoardsightApp {
                 viewed_ply: None,
                 ports: Vec::new(),
                 chooser: None,
+                table_view: false,
+                time_range: None,
+                highlight: None,
+                show_health: false,
             },
             commands: Vec::new(),
         };
@@ -138,6 +153,12 @@ impl BoardsightApp {
 
     pub fn session(&self) -> &Session {
         &self.session
+    }
+
+    fn run_commands(&mut self, ctx: &egui::Context) {
+        for command in std::mem::take(&mut self.commands) {
+            self.run_command(ctx, command);
+        }
     }
 }
 
@@ -164,6 +185,33 @@ impl eframe::App for BoardsightApp {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        let typing = ctx.text_edit_focused();
+        let (f11, escape) = ctx.input(|i| {
+            (
+                i.key_pressed(egui::Key::F11),
+                i.key_pressed(egui::Key::Escape),
+            )
+        });
+        if f11 && !typing {
+            self.commands
+                .push(AppCommand::TableView(!self.screen.table_view));
+        } else if escape && self.screen.table_view {
+            self.commands.push(AppCommand::TableView(false));
+        }
+        if self.screen.table_view {
+            egui::CentralPanel::default().show(ui, |ui| {
+                table_view::show(
+                    ui,
+                    &self.session,
+                    self.settings.board_flipped,
+                    self.screen.textures.as_ref(),
+                    &mut self.commands,
+                );
+            });
+            self.run_commands(&ctx);
+            return;
+        }
         let session = &self.session;
         let screen = &mut self.screen;
         let out = &mut self.commands;
@@ -214,19 +262,19 @@ impl eframe::App for BoardsightApp {
                 viewed_ply: screen.viewed_ply,
                 flipped: self.settings.board_flipped,
                 textures,
+                highlight: screen.highlight,
+                show_health: screen.show_health,
+                time_range: &mut screen.time_range,
             };
-            central_panel::show(ui, session, &state, out);
+            central_panel::show(ui, session, state, out);
         });
-        let ctx = ui.ctx().clone();
         if let Some(offer) = session.restore_offer() {
             dialogs::restore(&ctx, offer, out);
         }
         if let Some((name, file)) = &screen.chooser {
             dialogs::choose_game(&ctx, name, file, out);
         }
-        for command in std::mem::take(&mut self.commands) {
-            self.run_command(&ctx, command);
-        }
+        self.run_commands(&ctx);
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

@@ -103,7 +103,7 @@ fn promotion_picker(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<
     let mut chosen = None;
     // A recording shows what happened; only a live board takes choices.
     let keys_work = state.live && !ui.ctx().text_edit_focused();
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         for (role, label, key) in [
             (Role::Queen, "Queen", Key::Q),
             (Role::Rook, "Rook", Key::R),
@@ -113,7 +113,7 @@ fn promotion_picker(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<
             let piece = shakmaty::Piece { color, role };
             let button = match state.textures.and_then(|t| t.get(piece)) {
                 Some(texture) => egui::Button::new((
-                    egui::Image::new(texture).fit_to_exact_size(Vec2::splat(34.0)),
+                    egui::Image::new(texture).fit_to_exact_size(Vec2::splat(30.0)),
                     label,
                 )),
                 None => egui::Button::new(label),

@@ -9,8 +9,10 @@ use shakmaty::{Bitboard, Square};
 
 use super::activity::FLASH;
 use super::board_view::{DARK, LIGHT, draw_coordinates, is_light, square_rect, square_target};
+use crate::connection::Snapshot;
 use crate::recognizer::BoardStatus;
 use crate::recognizer::event::squares;
+use crate::recognizer::health::SensorHealth;
 
 /// What one sensor square means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,29 +126,72 @@ pub fn illegal_banner(status: &BoardStatus) -> Option<String> {
     Some(parts.join(" · "))
 }
 
+/// What the sensor grid shows.
+pub struct Grid<'a> {
+    pub sensed: Bitboard,
+    pub expected: Bitboard,
+    pub status: &'a BoardStatus,
+    pub dead: Bitboard,
+    pub flashes: &'a [(Square, Instant)],
+    pub flipped: bool,
+    pub side: f32,
+    /// Whether a click lifts or places a piece (the simulated board).
+    pub clickable: bool,
+    /// A square picked out (from the time strip's lanes).
+    pub highlight: Option<Square>,
+    /// Per-square counts to show as a heat map.
+    pub health: Option<&'a SensorHealth>,
+}
+
+impl<'a> Grid<'a> {
+    /// The grid of what a snapshot says, with nothing picked out.
+    pub fn of(
+        snapshot: &'a Snapshot,
+        flashes: &'a [(Square, Instant)],
+        flipped: bool,
+        side: f32,
+    ) -> Self {
+        Self {
+            sensed: snapshot.sensed,
+            expected: snapshot.expected,
+            status: &snapshot.status,
+            dead: snapshot.dead_sensors.iter().map(|(s, _)| *s).collect(),
+            flashes,
+            flipped,
+            side,
+            clickable: false,
+            highlight: None,
+            health: None,
+        }
+    }
+}
+
+const HIGHLIGHT: Color32 = Color32::from_rgb(30, 160, 255);
+
 /// Draws the grid; returns the square clicked (a virtual board lifts or places there).
-#[allow(clippy::too_many_arguments)]
-pub fn show(
-    ui: &mut egui::Ui,
-    sensed: Bitboard,
-    expected: Bitboard,
-    status: &BoardStatus,
-    dead: Bitboard,
-    flashes: &[(Square, Instant)],
-    flipped: bool,
-    side: f32,
-    clickable: bool,
-) -> Option<Square> {
-    let (rect, _) = ui.allocate_exact_size(Vec2::splat(side), Sense::hover());
+pub fn show(ui: &mut egui::Ui, grid: &Grid<'_>) -> Option<Square> {
+    let (rect, _) = ui.allocate_exact_size(Vec2::splat(grid.side), Sense::hover());
     let painter = ui.painter_at(rect);
     let now = Instant::now();
     let mut clicked = None;
+    let most_flickers = grid.health.map_or(0, SensorHealth::most_flickers);
+    let most_changes = grid.health.map_or(0, SensorHealth::most_changes);
     for square in Square::ALL {
-        let cell = square_rect(rect, square, flipped);
+        let cell = square_rect(rect, square, grid.flipped);
         let base = if is_light(square) { LIGHT } else { DARK };
         painter.rect_filled(cell, 0.0, base.gamma_multiply(0.55));
-        let meaning = meaning(square, sensed, expected, status, dead);
-        if let Some(color) = fill(meaning) {
+        let meaning = meaning(square, grid.sensed, grid.expected, grid.status, grid.dead);
+        if let Some(health) = grid.health {
+            // Heat: red for flickers, amber for plain changes (a busy square, not a bad one).
+            let heat = if health.flickers(square) > 0 {
+                let share = health.flickers(square) as f32 / most_flickers.max(1) as f32;
+                Color32::from_rgb(220, 40, 30).gamma_multiply(0.35 + 0.65 * share)
+            } else {
+                let share = health.changes(square) as f32 / most_changes.max(1) as f32;
+                Color32::from_rgb(230, 160, 40).gamma_multiply(0.6 * share)
+            };
+            painter.rect_filled(cell.shrink(1.0), 2.0, heat);
+        } else if let Some(color) = fill(meaning) {
             painter.rect_filled(cell.shrink(1.0), 2.0, color);
         }
         if meaning == SquareMeaning::Dead {
@@ -156,34 +201,72 @@ pub fn show(
             painter.line_segment([inner.left_top(), inner.right_bottom()], stroke);
             painter.line_segment([inner.right_top(), inner.left_bottom()], stroke);
         }
-        if sensed.contains(square) {
+        if grid.sensed.contains(square) {
             painter.circle_filled(cell.center(), cell.width() * 0.28, Color32::from_gray(35));
         }
-        if let Some((_, at)) = flashes.iter().rev().find(|(s, _)| *s == square) {
+        if let Some((_, at)) = grid.flashes.iter().rev().find(|(s, _)| *s == square) {
             let age = now.saturating_duration_since(*at);
             if age < FLASH {
                 let alpha = 1.0 - age.as_secs_f32() / FLASH.as_secs_f32();
                 painter.rect_stroke(
                     cell.shrink(2.0),
                     2.0,
-                    Stroke::new(3.0, Color32::from_rgb(30, 160, 255).gamma_multiply(alpha)),
+                    Stroke::new(3.0, HIGHLIGHT.gamma_multiply(alpha)),
                     StrokeKind::Inside,
                 );
             }
         }
-        let sense = if clickable {
+        if grid.highlight == Some(square) {
+            painter.rect_stroke(cell, 2.0, Stroke::new(3.0, HIGHLIGHT), StrokeKind::Inside);
+        }
+        let sense = if grid.clickable {
             Sense::click()
         } else {
             Sense::hover()
         };
-        let label = format!("sensor {square}: {}", describe(meaning));
+        let mut label = format!("sensor {square}: {}", describe(meaning));
+        if let Some(health) = grid.health {
+            label = format!(
+                "{label}, {} changes, {} flickers",
+                health.changes(square),
+                health.flickers(square)
+            );
+        }
+        if grid.highlight == Some(square) {
+            label.push_str(", picked out");
+        }
         if square_target(ui, cell, ("sensor", square), &label, sense) {
             clicked = Some(square);
         }
     }
-    draw_coordinates(&painter, rect, flipped);
+    draw_coordinates(&painter, rect, grid.flipped);
     painter.rect_stroke(rect, 0.0, Stroke::new(1.0, DARK), StrokeKind::Outside);
     clicked
+}
+
+/// The worst squares of a health count, in words: where a board builder looks first.
+pub fn health_summary(ui: &mut egui::Ui, health: &SensorHealth) {
+    let worst = health.worst(4);
+    if worst.is_empty() {
+        ui.label(
+            egui::RichText::new(format!(
+                "No flickers (changes undone within {} ms).",
+                crate::recognizer::health::FLICKER_MS
+            ))
+            .small(),
+        );
+        return;
+    }
+    for square in worst {
+        ui.colored_label(
+            Color32::from_rgb(220, 60, 40),
+            format!(
+                "{square}: {} flickers in {} changes",
+                health.flickers(square),
+                health.changes(square)
+            ),
+        );
+    }
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use crate::pgn::autosaver::Autosaver;
 use crate::pgn::{PgnGame, read_games};
 use crate::protocol::Protocol;
 use crate::reading::{Orientation, TimedReading};
+use crate::recognizer::health::SensorHealth;
 use crate::recognizer::{Config, EventKind, Recognizer};
 
 use super::activity::Activity;
@@ -49,6 +50,8 @@ pub struct Session {
     /// Every reading of this live session, as a sensor log records it.
     readings: Vec<TimedReading>,
     activity: Activity,
+    /// How each sensor of the live board behaves (a recording keeps its own).
+    health: SensorHealth,
     last_event: String,
     notice: Option<String>,
     autosave: Option<Autosave>,
@@ -85,6 +88,7 @@ impl Session {
             snapshot,
             readings: Vec::new(),
             activity: Activity::default(),
+            health: SensorHealth::default(),
             last_event: String::new(),
             notice,
             autosave,
@@ -111,6 +115,7 @@ impl Session {
         self.autosaved_readings = 0;
         self.autosaved_plies = 0;
         self.activity = Activity::default();
+        self.health = SensorHealth::default();
         self.timeline_index = None;
         self.show(Snapshot::of(&Recognizer::default(), 0));
         self.source = source;
@@ -208,6 +213,7 @@ impl Session {
         match update {
             Update::Reading(reading) => {
                 self.activity.note(&reading, now);
+                self.health.note(&reading);
                 self.readings.push(reading);
             }
             Update::Events(events) => {
@@ -402,6 +408,14 @@ impl Session {
 
     pub fn activity(&self) -> &Activity {
         &self.activity
+    }
+
+    /// How the sensors behave: over the whole recording, or the live board so far.
+    pub fn health(&self) -> &SensorHealth {
+        self.source
+            .timeline()
+            .and_then(|t| t.summary())
+            .map_or(&self.health, |summary| &summary.health)
     }
 
     pub fn last_event(&self) -> &str {

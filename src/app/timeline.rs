@@ -7,6 +7,8 @@ use crate::connection::Snapshot;
 use crate::reading::{Millis, TimedReading};
 use crate::recognizer::{Config, Event, Recognizer};
 
+use super::recording_summary::Summary;
+
 /// A recorded sensor log, stepped through: everything as it was at each reading.
 pub struct Timeline {
     pub name: String,
@@ -28,6 +30,8 @@ pub struct Timeline {
     checkpoints: Vec<(usize, Recognizer, usize)>,
     /// Readings fed to the recognizer so far (what a seek costs).
     fed: usize,
+    /// The whole recording laid out in time, once it has all been fed.
+    summary: Option<Summary>,
 }
 
 const CHECKPOINT_EVERY: usize = 256;
@@ -53,6 +57,7 @@ impl Timeline {
             playing: None,
             checkpoints: Vec::new(),
             fed: 0,
+            summary: None,
         }
     }
 
@@ -121,6 +126,26 @@ impl Timeline {
                 }
             }
         }
+        if self.summary.is_none() && self.horizon == self.readings.len() {
+            self.summary = Some(Summary::of(&self.readings, &self.events));
+        }
+    }
+
+    /// The recording laid out in time (once it has been fed to its end).
+    pub fn summary(&self) -> Option<&Summary> {
+        self.summary.as_ref()
+    }
+
+    /// How many readings had come by time `t`: the index a seek to `t` goes to.
+    pub fn index_at(&self, t: Millis) -> usize {
+        self.readings.partition_point(|r| r.t <= t)
+    }
+
+    /// The reading in force at time `t`, if any had come.
+    pub fn reading_at(&self, t: Millis) -> Option<&TimedReading> {
+        self.index_at(t)
+            .checked_sub(1)
+            .and_then(|i| self.readings.get(i))
     }
 
     pub fn snapshot(&self) -> Snapshot {

@@ -1,16 +1,45 @@
-//! The controls of a recording: step, play, pause and a slider over its readings, with the
-//! last reading and the latest events in the recognizer's own words.
+//! The controls of a recording: step, play, pause and a slider over its readings, the last
+//! reading and event in the recognizer's own words, and the time strip with its lanes.
 
 use eframe::egui;
 use egui::RichText;
 
 use super::command::AppCommand;
+use super::time_strip::{self, StripState};
 use super::timeline::Timeline;
 use crate::sensorlog;
 
-pub fn show(ui: &mut egui::Ui, timeline: &Timeline, out: &mut Vec<AppCommand>) {
+pub fn show(
+    ui: &mut egui::Ui,
+    timeline: &Timeline,
+    strip: StripState<'_>,
+    out: &mut Vec<AppCommand>,
+) {
     let mut index = timeline.index();
     let len = timeline.len();
+    // Keys: the arrows step, space plays or pauses.
+    if !ui.ctx().text_edit_focused() {
+        let (left, right, space) = ui.input(|i| {
+            (
+                i.key_pressed(egui::Key::ArrowLeft),
+                i.key_pressed(egui::Key::ArrowRight),
+                i.key_pressed(egui::Key::Space),
+            )
+        });
+        if left {
+            index = index.saturating_sub(1);
+        }
+        if right {
+            index = (index + 1).min(len);
+        }
+        if space {
+            out.push(if timeline.is_playing() {
+                AppCommand::Pause
+            } else {
+                AppCommand::Play(1.0)
+            });
+        }
+    }
     ui.horizontal(|ui| {
         if ui.button("Step back").clicked() {
             index = index.saturating_sub(1);
@@ -39,17 +68,14 @@ pub fn show(ui: &mut egui::Ui, timeline: &Timeline, out: &mut Vec<AppCommand>) {
     if index != timeline.index() {
         out.push(AppCommand::Seek(index));
     }
+    // One line, cut to the panel's width: a long event must not widen the strip below.
+    let mut line = String::new();
     if let Some(reading) = timeline.last_reading() {
-        ui.label(
-            RichText::new(format!(
-                "last reading: {}",
-                sensorlog::format_reading(reading)
-            ))
-            .monospace(),
-        );
+        line = format!("last reading: {}", sensorlog::format_reading(reading));
     }
-    let events = timeline.events();
-    for event in &events[events.len().saturating_sub(6)..] {
-        ui.label(RichText::new(event.to_string()).monospace().small());
+    if let Some(event) = timeline.events().last() {
+        line.push_str(&format!("   last event: {event}"));
     }
+    ui.add(egui::Label::new(RichText::new(line).monospace()).truncate());
+    time_strip::show(ui, timeline, strip, out);
 }

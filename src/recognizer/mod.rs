@@ -7,6 +7,7 @@
 
 pub mod event;
 mod evidence;
+pub mod health;
 mod line;
 mod moves;
 mod orientation;

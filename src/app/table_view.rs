@@ -1,0 +1,122 @@
+//! The table view: full screen, made to be read from two metres away while playing. The
+//! board as large as the screen allows with an arrow over the last move, the board's state
+//! in large words, the sensor grid as an inset and the latest moves in large type.
+
+use eframe::egui;
+use egui::{Color32, RichText};
+use shakmaty::{Color, Position};
+
+use super::command::AppCommand;
+use super::pieces::PieceTextures;
+use super::session::Session;
+use super::{board_view, sensor_view};
+use crate::recognizer::BoardStatus;
+
+/// How many moves (of both sides) the list shows.
+const MOVES_SHOWN: usize = 16;
+
+pub fn show(
+    ui: &mut egui::Ui,
+    session: &Session,
+    flipped: bool,
+    textures: Option<&PieceTextures>,
+    out: &mut Vec<AppCommand>,
+) {
+    let snapshot = session.snapshot();
+    let view = session.view();
+    let available = ui.available_size();
+    let side = (available.y - 8.0).min(available.x * 0.62).max(160.0);
+    let column = (available.x - side - 32.0).max(120.0);
+    ui.horizontal_top(|ui| {
+        if let (Some(textures), (Some(position), last_move)) = (textures, view.at(None)) {
+            let look = board_view::Look {
+                flipped,
+                arrow: true,
+                side,
+            };
+            board_view::show(ui, position, last_move, textures, look);
+        }
+        ui.add_space(24.0);
+        ui.vertical(|ui| {
+            ui.set_width(column);
+            let (text, alarm) = state_words(session);
+            let words = RichText::new(text).size((column / 11.0).clamp(24.0, 56.0));
+            if alarm {
+                ui.label(
+                    words
+                        .color(Color32::WHITE)
+                        .background_color(Color32::from_rgb(200, 40, 40)),
+                );
+            } else {
+                ui.label(words.strong());
+            }
+            ui.add_space(16.0);
+            moves(ui, session, column);
+            ui.add_space(16.0);
+            let inset = (column * 0.45).min(side * 0.4);
+            let grid =
+                sensor_view::Grid::of(snapshot, session.activity().flashes(), flipped, inset);
+            sensor_view::show(ui, &grid);
+            ui.add_space(16.0);
+            if ui
+                .button(RichText::new("Leave table view (Esc)").size(20.0))
+                .clicked()
+            {
+                out.push(AppCommand::TableView(false));
+            }
+        });
+    });
+}
+
+/// What the player needs to know now, and whether it is an alarm.
+fn state_words(session: &Session) -> (String, bool) {
+    let snapshot = session.snapshot();
+    if let Some(banner) = sensor_view::illegal_banner(&snapshot.status) {
+        return (banner, true);
+    }
+    if !snapshot.has_started {
+        return ("Set up the start position".into(), false);
+    }
+    if matches!(snapshot.status, BoardStatus::Waiting { .. }) {
+        return ("Move in progress…".into(), false);
+    }
+    if let Some(end) = session.view().end {
+        return (end.to_owned(), false);
+    }
+    let side = match snapshot.position.turn() {
+        Color::White => "White",
+        Color::Black => "Black",
+    };
+    (format!("{side} to move"), false)
+}
+
+/// The latest moves, numbered, in type that reads from across the table.
+fn moves(ui: &mut egui::Ui, session: &Session, width: f32) {
+    let view = session.view();
+    let size = (width / 16.0).clamp(18.0, 36.0);
+    let first = view.sans.len().saturating_sub(MOVES_SHOWN) & !1;
+    let mut line = String::new();
+    let mut lines = Vec::new();
+    for (i, san) in view.sans.iter().enumerate().skip(first) {
+        let position = &view.positions[i];
+        if position.turn() == Color::White || line.is_empty() {
+            if !line.is_empty() {
+                lines.push(std::mem::take(&mut line));
+            }
+            let dots = if position.turn() == Color::White {
+                "."
+            } else {
+                "…"
+            };
+            line = format!("{}{dots} ", position.fullmoves());
+        }
+        line.push_str(san);
+        line.push(' ');
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    for line in lines {
+        ui.label(RichText::new(line.trim_end()).size(size).monospace());
+    }
+}

@@ -76,10 +76,10 @@ fn a_click_on_the_promotion_picker_changes_the_move() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = app(None, dir.path());
     wait_for(&mut harness, "new game");
-    harness.get_by_label("FEN").click();
+    harness.get_by_label("FEN or code").click();
     harness.step();
     harness
-        .get_by_label("FEN")
+        .get_by_label("FEN or code")
         .type_text("8/P6k/8/8/8/8/6Kp/8 w - - 0 1");
     harness.step();
     click(&mut harness, "Set up");
@@ -364,4 +364,30 @@ fn sensor_health_shows_the_flickering_square_of_a_bouncing_board() {
     assert!(harness.get_all_by_label_contains("changes, ").count() == 64);
     click(&mut harness, "Sensor health");
     assert!(harness.query_by_label_contains(" flickers in ").is_none());
+}
+
+#[test]
+fn a_position_code_sets_the_board_up_and_the_shown_position_copies_as_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(None, dir.path());
+    wait_for(&mut harness, "new game");
+    let position = boardsight::parse_fen("8/P6k/8/8/8/8/6Kp/8 w - - 0 1").expect("fen");
+    let code = boardsight::pgn::position_code::encode(&position);
+    harness.get_by_label("FEN or code").click();
+    harness.step();
+    harness.get_by_label("FEN or code").type_text(&code);
+    harness.step();
+    click(&mut harness, "Set up");
+    wait_for(&mut harness, "a7: white pawn");
+    harness.get_by_label("h2: black pawn");
+    click(&mut harness, "Copy code");
+    harness.get_by_label(&format!("copied the position code: {code}"));
+    // A typo is said, not set up.
+    harness.get_by_label("FEN or code").click();
+    harness.step();
+    harness.get_by_label("FEN or code").type_text("!");
+    harness.step();
+    click(&mut harness, "Set up");
+    harness.get_by_label_contains("is not a character of a position code");
+    harness.get_by_label("a7: white pawn");
 }

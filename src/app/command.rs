@@ -29,8 +29,13 @@ pub enum AppCommand {
     RefreshPorts,
     SetSensorOrientation(Orientation),
     NewGame,
-    /// Set the board up from this FEN.
+    /// Set the board up from this FEN or position code.
     SetUp(String),
+    /// Put this text on the clipboard; `what` says what it is, for the status bar.
+    Copy {
+        text: String,
+        what: &'static str,
+    },
     /// A click on the simulated board's sensor grid.
     SensorClick(Square),
     StartDemo,

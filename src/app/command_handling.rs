@@ -9,6 +9,7 @@ use super::jobs::{Done, Job, file_name};
 use super::source::Source;
 use super::{BoardsightApp, theme};
 use crate::connection::{Command, list_ports};
+use crate::pgn::position_code;
 use crate::recognizer::Config;
 
 impl BoardsightApp {
@@ -45,7 +46,11 @@ impl BoardsightApp {
                 }
             }
             AppCommand::NewGame => self.set_up(Chess::default()),
-            AppCommand::SetUp(fen) => match crate::parse_fen(&fen) {
+            AppCommand::Copy { text, what } => {
+                ctx.copy_text(text.clone());
+                session.say(format!("copied the {what}: {text}"));
+            }
+            AppCommand::SetUp(text) => match position_code::parse_position(&text) {
                 Ok(position) => {
                     self.set_up(position);
                     self.session.dismiss_notice();

@@ -4,6 +4,7 @@ use shakmaty::san::San;
 use shakmaty::{Chess, Color, Move, Position};
 
 use crate::connection::Snapshot;
+use crate::pgn::position_code;
 use crate::recognizer::event::uci;
 
 /// Positions and move texts of the current game, with the end and the ambiguity's choices.
@@ -18,6 +19,9 @@ pub struct GameView {
     pub end: Option<&'static str>,
     /// The ply the recognizer could not settle, and its candidates as SAN.
     pub ambiguity: Option<(usize, Vec<(Move, String)>)>,
+    /// The live position's FEN and short position code.
+    pub fen: String,
+    pub code: String,
 }
 
 impl GameView {
@@ -39,6 +43,8 @@ impl GameView {
             (*ply, named)
         });
         Self {
+            fen: position_code::fen(&snapshot.position),
+            code: position_code::encode(&snapshot.position),
             end: positions.last().and_then(game_end),
             sans: game.san_moves().iter().map(ToString::to_string).collect(),
             moves: game.moves.clone(),

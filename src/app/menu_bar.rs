@@ -38,9 +38,13 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState, fen: &mut String, out: &mut Ve
         {
             out.push(AppCommand::Board(Command::Undo));
         }
-        let fen_label = ui.label("FEN");
-        ui.add(egui::TextEdit::singleline(fen).desired_width(220.0))
-            .labelled_by(fen_label.id);
+        let fen_label = ui.label("FEN or code");
+        ui.add(
+            egui::TextEdit::singleline(fen)
+                .desired_width(200.0)
+                .hint_text("a FEN, or a position code"),
+        )
+        .labelled_by(fen_label.id);
         if ui
             .add_enabled(state.live, egui::Button::new("Set up"))
             .clicked()

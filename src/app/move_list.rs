@@ -9,6 +9,7 @@ use super::command::AppCommand;
 use super::game_view::GameView;
 use super::pieces::PieceTextures;
 use crate::connection::{Command, Snapshot};
+use crate::pgn::position_code;
 
 /// What the panel needs of the app.
 pub struct MoveListState<'a> {
@@ -40,6 +41,38 @@ pub fn show(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppComma
     ui.separator();
     promotion_picker(ui, state, out);
     ambiguity_picker(ui, state, out);
+    ui.separator();
+    position_codes(ui, state, out);
+}
+
+/// The shown position as FEN and as a short code, each a click from the clipboard.
+fn position_codes(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppCommand>) {
+    let view = state.view;
+    let (fen, code) = match view.at(state.viewed_ply) {
+        (Some(position), _) if state.viewed_ply.is_some() => (
+            position_code::fen(position),
+            position_code::encode(position),
+        ),
+        _ => (view.fen.clone(), view.code.clone()),
+    };
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Position code");
+        ui.label(egui::RichText::new(&code).monospace().strong());
+    });
+    ui.horizontal(|ui| {
+        if ui.button("Copy position").on_hover_text(&fen).clicked() {
+            out.push(AppCommand::Copy {
+                text: fen,
+                what: "FEN",
+            });
+        }
+        if ui.button("Copy code").clicked() {
+            out.push(AppCommand::Copy {
+                text: code,
+                what: "position code",
+            });
+        }
+    });
 }
 
 fn moves_grid(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppCommand>) {

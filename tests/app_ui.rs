@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use boardsight::app::AppCommand;
 use boardsight::pgn::autosave::Autosave;
-use common::app::{click, wait_for};
+use common::app::{click, click_at, drag, wait_for};
 use eframe::egui;
 use egui_kittest::kittest::{NodeT, Queryable};
 
@@ -308,23 +308,6 @@ fn the_table_view_comes_with_f11_and_goes_with_escape() {
     harness.get_by_label("Moves");
 }
 
-/// A click of the primary button at a point of the window.
-fn click_at(
-    harness: &mut egui_kittest::Harness<'_, boardsight::app::BoardsightApp>,
-    pos: egui::Pos2,
-) {
-    harness.event(egui::Event::PointerMoved(pos));
-    for pressed in [true, false] {
-        harness.event(egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::default(),
-        });
-    }
-    harness.run_steps(2);
-}
-
 #[test]
 fn the_time_strip_seeks_on_a_click_and_its_lanes_pick_out_a_square() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -390,4 +373,72 @@ fn a_position_code_sets_the_board_up_and_the_shown_position_copies_as_one() {
     click(&mut harness, "Set up");
     harness.get_by_label_contains("is not a character of a position code");
     harness.get_by_label("a7: white pawn");
+}
+
+#[test]
+fn a_misread_move_is_corrected_by_dragging_the_right_one_in_the_table_view() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(None, dir.path());
+    wait_for(&mut harness, "new game");
+    click(&mut harness, "sensor e2: occupied");
+    wait_for(&mut harness, "sensor e2: move in progress");
+    click(&mut harness, "sensor e4: empty");
+    wait_for(&mut harness, "e4: white pawn");
+    // Say the player had played d4: from the table view, without a keyboard.
+    click(&mut harness, "Table view");
+    click(&mut harness, "Correct the last move");
+    harness.get_by_label("Drag the move 1 really was");
+    harness.get_by_label("e2: white pawn");
+    let from = harness.get_by_label("d2: white pawn").rect().center();
+    let to = harness.get_by_label("d4: empty").rect().center();
+    drag(&mut harness, from, to, true);
+    wait_for(&mut harness, "d4: white pawn");
+    // The board still shows e4: the squares to change are named.
+    wait_for(
+        &mut harness,
+        "Put pieces back on e2, d4 · Remove the pieces on d2, e4",
+    );
+    harness.get_by_label("1. d4");
+    // The player puts the pawns right: the corrected move stands, and the board is legal.
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    for square in ["e4", "e2", "d2", "d4"] {
+        harness
+            .get_by_label_contains(&format!("sensor {square}: "))
+            .click();
+        harness.run_steps(2);
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        harness.run_steps(2);
+    }
+    wait_for(&mut harness, "sensor d4: occupied");
+    wait_for(&mut harness, "sensor e2: occupied");
+    let game = &harness.state().session().snapshot().game;
+    assert_eq!(game.moves.len(), 1);
+    assert_eq!(
+        boardsight::recognizer::event::uci(game.moves[0]).to_string(),
+        "d2d4"
+    );
+}
+
+#[test]
+fn redo_is_offered_after_undo_and_brings_the_move_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(None, dir.path());
+    wait_for(&mut harness, "new game");
+    click(&mut harness, "sensor e2: occupied");
+    wait_for(&mut harness, "sensor e2: move in progress");
+    click(&mut harness, "sensor e4: empty");
+    wait_for(&mut harness, "e4: white pawn");
+    assert!(harness.get_by_label("Redo").accesskit_node().is_disabled());
+    click(&mut harness, "Undo");
+    wait_for(&mut harness, "e2: white pawn");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while harness.get_by_label("Redo").accesskit_node().is_disabled() {
+        assert!(std::time::Instant::now() < deadline, "Redo never came on");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        harness.step();
+    }
+    click(&mut harness, "Redo");
+    wait_for(&mut harness, "e4: white pawn");
+    harness.get_by_label("e4");
 }

@@ -380,3 +380,110 @@ fn a_move_onto_a_sensor_stuck_empty_is_inferred_and_the_game_goes_on() {
     assert_eq!(got[1..], expected[1..]);
     assert_eq!(trace(&result, "sensor").len(), 1);
 }
+
+/// The recognizer after a log, fed by hand (for the user's commands in between).
+fn fed(name: &str) -> (Recognizer, Vec<boardsight::reading::TimedReading>) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/logs/{name}.log"));
+    let readings = sensorlog::read_file(&path).expect("a valid log");
+    let mut recognizer = Recognizer::default();
+    for reading in &readings {
+        recognizer.feed(*reading);
+    }
+    (recognizer, readings)
+}
+
+fn uci(recognizer: &Recognizer) -> Vec<String> {
+    uci_games(&[recognizer.game()]).remove(0)
+}
+
+#[test]
+fn redo_plays_again_what_undo_took_back_while_the_board_still_shows_it() {
+    // 1. e4 c5 2. Nf3, then Undo by mistake: Redo brings Nf3 back.
+    let (mut recognizer, readings) = fed("plain-moves");
+    let t = readings.last().map_or(0, |r| r.t);
+    assert_eq!(uci(&recognizer), ["e2e4", "c7c5", "g1f3"]);
+    let undone = recognizer.undo(t + 100);
+    assert!(
+        undone
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::TakenBack { ply: 3, .. }))
+    );
+    assert!(recognizer.can_redo());
+    let redone = recognizer.redo(t + 200);
+    assert!(
+        redone
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::Move { ply: 3, .. }))
+    );
+    assert_eq!(uci(&recognizer), ["e2e4", "c7c5", "g1f3"]);
+    assert!(!recognizer.can_redo());
+    assert_eq!(
+        *recognizer.status(),
+        boardsight::recognizer::BoardStatus::Settled
+    );
+
+    // Undo, and the knight really goes back to g1: Redo then has nothing to play.
+    recognizer.undo(t + 300);
+    let back = readings[0].reading;
+    let boardsight::reading::Reading::Occupancy(_) = back else {
+        panic!("the log starts with an occupancy");
+    };
+    let knight_home = recognizer.expected_occupancy();
+    recognizer.feed(boardsight::reading::TimedReading::new(
+        t + 1000,
+        boardsight::reading::Reading::Occupancy(knight_home),
+    ));
+    assert!(recognizer.redo(t + 1100).is_empty());
+    assert_eq!(uci(&recognizer), ["e2e4", "c7c5"]);
+}
+
+#[test]
+fn a_correction_rewrites_the_game_from_its_ply_and_the_board_is_read_against_it() {
+    let (mut recognizer, readings) = fed("plain-moves");
+    let t = readings.last().map_or(0, |r| r.t);
+    let game = recognizer.game();
+    let positions = game.positions();
+    let mv = |ply: usize, text: &str| {
+        let uci: shakmaty::uci::UciMove = text.parse().expect("uci");
+        uci.to_move(&positions[ply - 1]).expect("legal")
+    };
+    // Ply 2 was c6, not c5: Nf3 after it still stands.
+    let events = recognizer.correct(2, mv(2, "c7c6"), t + 100);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::Revised { ply: 2, .. }))
+    );
+    assert_eq!(uci(&recognizer), ["e2e4", "c7c6", "g1f3"]);
+    // Ply 3 was Nc3, not Nf3: no move explains the board now, and it says what to change
+    // (the pawn the board shows on c5 included).
+    let events = recognizer.correct(3, mv(3, "b1c3"), t + 150);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::Revised { ply: 3, .. }))
+    );
+    assert_eq!(uci(&recognizer), ["e2e4", "c7c6", "b1c3"]);
+    use shakmaty::Square::{B1, C3, C5, C6, F3, G1};
+    match recognizer.status() {
+        boardsight::recognizer::BoardStatus::Illegal { put_back, remove } => {
+            assert_eq!(put_back.into_iter().collect::<Vec<_>>(), [G1, C3, C6]);
+            assert_eq!(remove.into_iter().collect::<Vec<_>>(), [B1, F3, C5]);
+        }
+        other => panic!("expected squares to change, got {other:?}"),
+    }
+    // A move the sensors missed is entered one past the last ply; an illegal one is not.
+    let after = recognizer
+        .game()
+        .positions()
+        .last()
+        .cloned()
+        .expect("a position");
+    let d6: shakmaty::uci::UciMove = "d7d6".parse().expect("uci");
+    let d6 = d6.to_move(&after).expect("legal");
+    recognizer.correct(4, d6, t + 200);
+    assert_eq!(uci(&recognizer), ["e2e4", "c7c6", "b1c3", "d7d6"]);
+    assert!(recognizer.correct(3, d6, t + 300).is_empty());
+    assert!(recognizer.correct(9, d6, t + 300).is_empty());
+    assert_eq!(uci(&recognizer).len(), 4);
+}

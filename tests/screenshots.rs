@@ -63,13 +63,18 @@ fn can_render() -> bool {
     available
 }
 
-/// Renders the app on `log`, after `act` has done what a user would.
-fn render(name: &str, log: PathBuf, act: impl FnOnce(&mut Harness<'static, BoardsightApp>)) {
+/// Renders the app on `log` (the simulated board without one), after `act` has done what
+/// a user would.
+fn render(
+    name: &str,
+    log: Option<PathBuf>,
+    act: impl FnOnce(&mut Harness<'static, BoardsightApp>),
+) {
     if !can_render() {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = common::app::app(Some(&log), None);
+    let mut harness = common::app::app(log.as_deref(), None);
     harness.run_steps(4);
     act(&mut harness);
     harness.run_steps(2);
@@ -92,7 +97,7 @@ fn a_game_in_play() {
         dir.path(),
         "club-game.log",
     );
-    render("game-in-play", log, |_| {});
+    render("game-in-play", Some(log), |_| {});
 }
 
 #[test]
@@ -104,7 +109,7 @@ fn the_illegal_state_banner() {
         dir.path(),
         "illegal.log",
     );
-    render("illegal-banner", log, |_| {});
+    render("illegal-banner", Some(log), |_| {});
 }
 
 #[test]
@@ -117,7 +122,7 @@ fn the_promotion_picker() {
         dir.path(),
         "promotion.log",
     );
-    render("promotion-picker", log, |_| {});
+    render("promotion-picker", Some(log), |_| {});
 }
 
 #[test]
@@ -129,7 +134,7 @@ fn the_debugging_timeline() {
         dir.path(),
         "misread.log",
     );
-    render("debugging-timeline", log, |harness| {
+    render("debugging-timeline", Some(log), |harness| {
         for _ in 0..3 {
             harness.get_by_label("Step back").click();
             harness.run_steps(2);
@@ -147,7 +152,7 @@ fn a_dead_sensor_worked_around() {
         dir.path(),
         "dead-sensor.log",
     );
-    render("dead-sensor", log, |_| {});
+    render("dead-sensor", Some(log), |_| {});
 }
 
 #[test]
@@ -159,10 +164,37 @@ fn the_table_view() {
         dir.path(),
         "club-game.log",
     );
-    render("table-view", log, |harness| {
+    render("table-view", Some(log), |harness| {
         harness
             .state_mut()
             .push_command(AppCommand::TableView(true));
         harness.run_steps(2);
+    });
+}
+
+#[test]
+fn sensor_health_on_a_bouncing_board() {
+    let log = manifest().join("tests/field/bounce-change-000.log");
+    render("sensor-health", Some(log), |harness| {
+        harness.get_by_label("Sensor health").click();
+        harness.run_steps(2);
+    });
+}
+
+#[test]
+fn a_correction_dragged_on_the_board() {
+    // On the simulated board after 1. e4: Black's e-pawn dragged, its targets marked.
+    render("drag-correction", None, |harness| {
+        common::app::wait_for(harness, "new game");
+        common::app::click(harness, "sensor e2: occupied");
+        common::app::wait_for(harness, "sensor e2: move in progress");
+        common::app::click(harness, "sensor e4: empty");
+        common::app::wait_for(harness, "e4: white pawn");
+        // Flashes fade and the reading rate falls to nothing: the picture is the same each run.
+        std::thread::sleep(std::time::Duration::from_millis(1200));
+        harness.run_steps(2);
+        let from = harness.get_by_label("d7: black pawn").rect().center();
+        let to = harness.get_by_label("d5: empty").rect().center();
+        common::app::drag(harness, from, to, false);
     });
 }

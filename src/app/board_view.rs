@@ -2,7 +2,7 @@
 
 use eframe::egui;
 use egui::{Color32, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
-use shakmaty::{Chess, File, Move, Position, Rank, Square};
+use shakmaty::{Chess, File, Move, Position, Rank, Role, Square};
 
 use super::pieces::{PieceTextures, piece_name};
 
@@ -37,25 +37,65 @@ pub struct Look {
     /// An arrow over the last move, for reading it from across the room.
     pub arrow: bool,
     pub side: f32,
+    /// Whether a piece can be dragged to enter a move (a correction).
+    pub draggable: bool,
+    /// What a pawn dragged to its last rank becomes.
+    pub promotion: Role,
 }
 
-/// Draws `position`; returns the square the user clicked, if any.
+const DRAG_TARGET: Color32 = Color32::from_rgba_premultiplied(20, 85, 30, 120);
+
+/// Draws `position`; returns the legal move a piece was dragged to make, if any.
 pub fn show(
     ui: &mut egui::Ui,
     position: &Chess,
     last_move: Option<Move>,
     textures: &PieceTextures,
     look: Look,
-) -> Option<Square> {
+) -> Option<Move> {
     let Look { flipped, side, .. } = look;
     let (rect, _) = ui.allocate_exact_size(Vec2::splat(side), Sense::hover());
-    let painter = ui.painter_at(rect);
     let board = position.board();
+    // Each square a target first: a drag's origin decides how the squares are drawn.
+    let mut dragged_from = None;
+    let mut dropped = None;
+    for square in Square::ALL {
+        let cell = square_rect(rect, square, flipped);
+        let piece = board.piece_at(square);
+        let label = match piece {
+            Some(piece) => format!("{square}: {}", piece_name(piece)),
+            None => format!("{square}: empty"),
+        };
+        let sense = if look.draggable && piece.is_some_and(|p| p.color == position.turn()) {
+            Sense::click_and_drag()
+        } else {
+            Sense::hover()
+        };
+        let response = square_response(ui, cell, ("board", square), &label, sense);
+        if response.dragged() {
+            dragged_from = Some(square);
+        }
+        if response.drag_stopped() {
+            dropped = response
+                .interact_pointer_pos()
+                .or_else(|| ui.input(|i| i.pointer.latest_pos()))
+                .and_then(|pos| square_at(rect, pos, flipped))
+                .and_then(|to| legal_move(position, square, to, look.promotion));
+        }
+    }
+    let targets: Vec<Move> = dragged_from.map_or_else(Vec::new, |from| {
+        position
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.from() == Some(from))
+            .collect()
+    });
+    let painter = ui.painter_at(rect);
     let king_in_check = position
         .is_check()
         .then(|| board.king_of(position.turn()))
         .flatten();
-    let mut clicked = None;
+    let uv = Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0));
     for square in Square::ALL {
         let cell = square_rect(rect, square, flipped);
         painter.rect_filled(cell, 0.0, if is_light(square) { LIGHT } else { DARK });
@@ -67,28 +107,36 @@ pub fn show(
         if king_in_check == Some(square) {
             painter.circle_filled(cell.center(), cell.width() * 0.45, CHECK);
         }
-        let piece = board.piece_at(square);
-        if let Some(piece) = piece
+        if let Some(piece) = board.piece_at(square)
             && let Some(texture) = textures.get(piece)
         {
-            let uv = Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0));
-            painter.image(
-                texture.id(),
-                cell.shrink(cell.width() * 0.04),
-                uv,
-                Color32::WHITE,
-            );
+            // The piece being dragged stays dimmed where it stood.
+            let tint = if dragged_from == Some(square) {
+                Color32::WHITE.gamma_multiply(0.3)
+            } else {
+                Color32::WHITE
+            };
+            painter.image(texture.id(), cell.shrink(cell.width() * 0.04), uv, tint);
         }
-        let label = match piece {
-            Some(piece) => format!("{square}: {}", piece_name(piece)),
-            None => format!("{square}: empty"),
-        };
-        if square_target(ui, cell, ("board", square), &label, Sense::click()) {
-            clicked = Some(square);
+        // Where the dragged piece may go: a dot, or a ring round a piece it would take.
+        let target = targets
+            .iter()
+            .find(|m| m.to() == square || king_destination(**m) == Some(square));
+        if let Some(m) = target {
+            if m.is_capture() {
+                painter.circle_stroke(
+                    cell.center(),
+                    cell.width() * 0.44,
+                    Stroke::new(cell.width() * 0.08, DRAG_TARGET),
+                );
+            } else {
+                painter.circle_filled(cell.center(), cell.width() * 0.16, DRAG_TARGET);
+            }
         }
     }
     draw_coordinates(&painter, rect, flipped);
     if look.arrow
+        && dragged_from.is_none()
         && let Some(m) = last_move
         && let Some(from) = m.from()
     {
@@ -96,7 +144,50 @@ pub fn show(
         draw_arrow(&painter, rect, from, to, flipped);
     }
     painter.rect_stroke(rect, 0.0, Stroke::new(1.0, DARK), StrokeKind::Outside);
-    clicked
+    // The dragged piece follows the pointer, over everything.
+    if let Some(from) = dragged_from
+        && let Some(piece) = board.piece_at(from)
+        && let Some(texture) = textures.get(piece)
+        && let Some(pointer) = ui.input(|i| i.pointer.latest_pos())
+    {
+        let size = Vec2::splat(side / 8.0 * 1.1);
+        let over = ui.ctx().layer_painter(egui::LayerId::new(
+            egui::Order::Tooltip,
+            egui::Id::unique("dragged piece"),
+        ));
+        over.image(
+            texture.id(),
+            Rect::from_center_size(pointer, size),
+            uv,
+            Color32::WHITE,
+        );
+    }
+    dropped
+}
+
+/// The square under a point of a board drawn in `rect`.
+fn square_at(rect: Rect, pos: Pos2, flipped: bool) -> Option<Square> {
+    if !rect.contains(pos) {
+        return None;
+    }
+    Square::ALL
+        .into_iter()
+        .find(|&s| square_rect(rect, s, flipped).contains(pos))
+}
+
+/// The legal move from `from` to `to` (a king's castling by its landing square), a pawn
+/// reaching its last rank becoming `promotion`.
+pub fn legal_move(position: &Chess, from: Square, to: Square, promotion: Role) -> Option<Move> {
+    let moves: Vec<Move> = position
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.from() == Some(from) && (m.to() == to || king_destination(*m) == Some(to)))
+        .collect();
+    moves
+        .iter()
+        .find(|m| m.promotion().is_none_or(|role| role == promotion))
+        .or(moves.first())
+        .copied()
 }
 
 const ARROW: Color32 = Color32::from_rgba_premultiplied(20, 110, 200, 200);
@@ -127,9 +218,19 @@ pub fn square_target(
     label: &str,
     sense: Sense,
 ) -> bool {
+    square_response(ui, cell, id, label, sense).clicked()
+}
+
+fn square_response(
+    ui: &mut egui::Ui,
+    cell: Rect,
+    id: impl egui::AsIdSalt,
+    label: &str,
+    sense: Sense,
+) -> egui::Response {
     let response = ui.interact(cell, ui.scope_id().with(id), sense);
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Cell, true, label));
-    response.clicked()
+    response
 }
 
 /// Castling is stored king-takes-rook; show the king's landing square too.

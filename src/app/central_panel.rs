@@ -54,17 +54,27 @@ pub fn show(
     ui.horizontal(|ui| {
         if let (Some(textures), Some(position)) = (state.textures, position) {
             ui.vertical(|ui| {
-                ui.label(if state.viewed_ply.is_some() {
-                    "Position (earlier move)"
-                } else {
-                    "Recognised position"
+                ui.label(match state.viewed_ply {
+                    Some(ply) if session.is_live() => format!(
+                        "Position after {ply} moves: drag the move {} really was",
+                        ply + 1
+                    ),
+                    Some(_) => "Position (earlier move)".to_owned(),
+                    None => "Recognised position".to_owned(),
                 });
                 let look = board_view::Look {
                     flipped: state.flipped,
                     arrow: false,
                     side,
+                    draggable: session.is_live(),
+                    promotion: snapshot.pending_promotion,
                 };
-                board_view::show(ui, position, last_move, textures, look);
+                if let Some(mv) = board_view::show(ui, position, last_move, textures, look) {
+                    out.push(AppCommand::Correct {
+                        ply: shown_ply(session, state.viewed_ply) + 1,
+                        mv,
+                    });
+                }
             });
         }
         ui.add_space(16.0);
@@ -109,6 +119,12 @@ pub fn show(
         };
         timeline_panel::show(ui, timeline, strip, out);
     }
+}
+
+/// How many moves the shown position is after: an earlier one looked at, or the live one.
+pub fn shown_ply(session: &Session, viewed_ply: Option<usize>) -> usize {
+    let played = session.view().moves.len();
+    viewed_ply.filter(|&p| p < played).unwrap_or(played)
 }
 
 /// Illegal (and what to put back), a move in progress, or nothing to say.

@@ -22,6 +22,11 @@ pub enum FilePick {
 pub enum AppCommand {
     /// Send this to the board's worker (promote, undo, choose a candidate, …).
     Board(Command),
+    /// Ply `ply` was really `mv`: a misread corrected on the screen.
+    Correct {
+        ply: usize,
+        mv: shakmaty::Move,
+    },
     UseSimulator,
     /// Connect to the port and protocol in the settings.
     Connect,

@@ -17,6 +17,10 @@ impl BoardsightApp {
         let session = &mut self.session;
         match command {
             AppCommand::Board(command) => session.send(command),
+            AppCommand::Correct { ply, mv } => {
+                session.send(Command::Correct { ply, mv });
+                self.screen.viewed_ply = None;
+            }
             AppCommand::UseSimulator => {
                 self.screen.viewed_ply = None;
                 let config = self.recognizer_config();

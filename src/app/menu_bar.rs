@@ -8,6 +8,7 @@ use crate::connection::Command;
 /// What the menu bar needs to know.
 pub struct MenuState {
     pub live: bool,
+    pub can_redo: bool,
     /// `Some(demo running)` on the simulated board.
     pub simulated_demo: Option<bool>,
     pub dark_theme: bool,
@@ -37,6 +38,13 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState, fen: &mut String, out: &mut Ve
             .clicked()
         {
             out.push(AppCommand::Board(Command::Undo));
+        }
+        if ui
+            .add_enabled(state.live && state.can_redo, egui::Button::new("Redo"))
+            .on_hover_text("Plays the move taken back again, while the board still shows it")
+            .clicked()
+        {
+            out.push(AppCommand::Board(Command::Redo));
         }
         let fen_label = ui.label("FEN or code");
         ui.add(

@@ -205,6 +205,7 @@ impl eframe::App for BoardsightApp {
                     ui,
                     &self.session,
                     self.settings.board_flipped,
+                    self.screen.viewed_ply,
                     self.screen.textures.as_ref(),
                     &mut self.commands,
                 );
@@ -225,6 +226,7 @@ impl eframe::App for BoardsightApp {
         egui::Panel::top("menu").show(ui, |ui| {
             let state = menu_bar::MenuState {
                 live: session.is_live(),
+                can_redo: session.snapshot().can_redo,
                 simulated_demo,
                 dark_theme: self.settings.dark_theme,
             };

@@ -91,12 +91,21 @@ fn moves_grid(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppCom
             ui.label(format!("{}.", view.positions[i].fullmoves()));
         }
         let ply = i + 1;
-        if ui
-            .selectable_label(state.viewed_ply == Some(ply), san)
-            .clicked()
-        {
+        let response = ui.selectable_label(state.viewed_ply == Some(ply), san);
+        if response.clicked() {
             let live = ply == view.moves.len();
             out.push(AppCommand::ViewPly((!live).then_some(ply)));
+        }
+        if state.live {
+            // A misread: show the position before the move, where the right one is dragged.
+            response
+                .on_hover_text("Right-click to correct this move")
+                .context_menu(|ui| {
+                    if ui.button("Correct to…").clicked() {
+                        out.push(AppCommand::ViewPly(Some(i)));
+                        ui.close();
+                    }
+                });
         }
         column = if column == 2 { 0 } else { 2 };
         if column == 0 {

@@ -9,7 +9,7 @@ use shakmaty::{Color, Position};
 use super::command::AppCommand;
 use super::pieces::PieceTextures;
 use super::session::Session;
-use super::{board_view, sensor_view};
+use super::{board_view, central_panel, sensor_view};
 use crate::recognizer::BoardStatus;
 
 /// How many moves (of both sides) the list shows.
@@ -19,6 +19,7 @@ pub fn show(
     ui: &mut egui::Ui,
     session: &Session,
     flipped: bool,
+    viewed_ply: Option<usize>,
     textures: Option<&PieceTextures>,
     out: &mut Vec<AppCommand>,
 ) {
@@ -28,13 +29,20 @@ pub fn show(
     let side = (available.y - 8.0).min(available.x * 0.62).max(160.0);
     let column = (available.x - side - 32.0).max(120.0);
     ui.horizontal_top(|ui| {
-        if let (Some(textures), (Some(position), last_move)) = (textures, view.at(None)) {
+        if let (Some(textures), (Some(position), last_move)) = (textures, view.at(viewed_ply)) {
             let look = board_view::Look {
                 flipped,
                 arrow: true,
                 side,
+                draggable: session.is_live(),
+                promotion: snapshot.pending_promotion,
             };
-            board_view::show(ui, position, last_move, textures, look);
+            if let Some(mv) = board_view::show(ui, position, last_move, textures, look) {
+                out.push(AppCommand::Correct {
+                    ply: central_panel::shown_ply(session, viewed_ply) + 1,
+                    mv,
+                });
+            }
         }
         ui.add_space(24.0);
         ui.vertical(|ui| {
@@ -58,10 +66,24 @@ pub fn show(
                 sensor_view::Grid::of(snapshot, session.activity().flashes(), flipped, inset);
             sensor_view::show(ui, &grid);
             ui.add_space(16.0);
-            if ui
-                .button(RichText::new("Leave table view (Esc)").size(20.0))
+            let button = |text: &str| egui::Button::new(RichText::new(text).size(20.0));
+            let played = view.moves.len();
+            if viewed_ply.is_some() {
+                ui.label(RichText::new(format!("Drag the move {} really was", played)).size(20.0));
+                if ui.add(button("Keep the move as seen")).clicked() {
+                    out.push(AppCommand::ViewPly(None));
+                }
+            } else if ui
+                .add_enabled(
+                    session.is_live() && played > 0,
+                    button("Correct the last move"),
+                )
+                .on_hover_text("Shows the position before it: drag the move it really was")
                 .clicked()
             {
+                out.push(AppCommand::ViewPly(Some(played - 1)));
+            }
+            if ui.add(button("Leave table view (Esc)")).clicked() {
                 out.push(AppCommand::TableView(false));
             }
         });

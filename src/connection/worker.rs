@@ -20,6 +20,10 @@ pub enum Command {
     Promote(Role),
     /// Take back the last move.
     Undo,
+    /// Play again the move the last undo took back, while the board still shows it.
+    Redo,
+    /// Ply `ply` was really `mv` (the user corrects a misread, or enters a missed move).
+    Correct { ply: usize, mv: Move },
     /// Set the board up for a new game from this position.
     SetUp(Chess),
     /// Continue this game on the board.
@@ -59,6 +63,8 @@ pub struct Snapshot {
     pub pending_promotion: Role,
     /// Malformed frames, packets or lines dropped so far.
     pub dropped: u64,
+    /// Whether a move taken back can be played again.
+    pub can_redo: bool,
     /// Broken sensors found, each with whether it is stuck reading occupied.
     pub dead_sensors: Vec<(Square, bool)>,
     /// Whether the board was found (or set) to stand turned round.
@@ -78,6 +84,7 @@ impl Snapshot {
             has_started: r.has_started(),
             pending_promotion: r.pending_promotion(),
             dropped,
+            can_redo: r.can_redo(),
             dead_sensors: r.dead_sensors(),
             turned: r.is_turned(),
         }
@@ -359,6 +366,8 @@ impl Worker {
                 Vec::new()
             }
             Command::Undo => self.recognizer.undo(t),
+            Command::Redo => self.recognizer.redo(t),
+            Command::Correct { ply, mv } => self.recognizer.correct(ply, mv, t),
             Command::SetUp(position) => self.recognizer.set_up(position, t),
             Command::Continue(game) => self.recognizer.continue_game(&game, t),
             Command::Choose { ply, mv } => {

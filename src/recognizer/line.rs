@@ -48,6 +48,9 @@ pub struct Line {
     pub nodes: Vec<Node>,
     /// Squares this hypothesis takes to have a dead sensor: they may read anything.
     pub dead: Bitboard,
+    /// Plies the user has said are so (a correction): the sensors revise and take back
+    /// only the moves after them.
+    pub pinned: usize,
 }
 
 impl Line {
@@ -55,6 +58,7 @@ impl Line {
         Self {
             nodes: vec![Node::new(start, None, since)],
             dead: Bitboard::EMPTY,
+            pinned: 0,
         }
     }
 
@@ -79,6 +83,7 @@ impl Line {
     pub fn apply(&mut self, undo: usize, moves: &[Move], since: Stamp) {
         let keep = self.nodes.len().saturating_sub(undo).max(1);
         self.nodes.truncate(keep);
+        self.pinned = self.pinned.min(self.ply_count());
         if undo > 0 && moves.is_empty() {
             // Returned to: what happened before now belongs to the moves taken back. (A
             // revision keeps it: it reads the same evidence another way.)

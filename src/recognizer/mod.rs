@@ -169,6 +169,8 @@ pub struct Recognizer {
     /// While the orientation is unknown, the same readings read the other way round;
     /// whichever first sees a move is right.
     rival: Option<Box<Recognizer>>,
+    /// Moves taken back by `undo`, the last one last: `redo` plays them again.
+    redo: Vec<Move>,
 }
 
 impl Recognizer {
@@ -207,6 +209,7 @@ impl Recognizer {
             events: Vec::new(),
             turned,
             rival: None,
+            redo: Vec::new(),
         }
     }
 
@@ -435,6 +438,9 @@ impl Recognizer {
     /// Takes back the last move (a user command); the board must follow.
     pub fn undo(&mut self, t: Millis) -> Vec<Event> {
         if self.awaiting.is_none() && self.lines[0].ply_count() > 0 {
+            if let Some(mv) = self.lines[0].current().last_move {
+                self.redo.push(mv);
+            }
             let stamp = self.evidence.stamp(t);
             for line in &mut self.lines {
                 line.apply(1, &[], stamp);
@@ -447,12 +453,85 @@ impl Recognizer {
         std::mem::take(&mut self.events)
     }
 
+    /// Plays again the move the last undo took back, while the board still shows it (a
+    /// board set back by hand has taken the move back for real). Nothing if it cannot.
+    pub fn redo(&mut self, t: Millis) -> Vec<Event> {
+        let Some(&mv) = self.redo.last() else {
+            return Vec::new();
+        };
+        let position = &self.lines[0].current().position;
+        if self.awaiting.is_some() || !position.is_legal(mv) {
+            self.redo.clear();
+            return Vec::new();
+        }
+        let mut after = position.clone();
+        after.play_unchecked(mv);
+        if !self.view().matches(after.board().occupied()) {
+            return Vec::new();
+        }
+        self.redo.pop();
+        let stamp = self.evidence.stamp(t);
+        self.lines.truncate(1);
+        self.lines[0].apply(0, &[mv], stamp);
+        self.now = stamp;
+        self.settled_at = stamp;
+        self.report_moves();
+        self.refresh_status();
+        std::mem::take(&mut self.events)
+    }
+
+    /// Whether `redo` has a move to play again.
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// The user says ply `ply` (1-based) was `mv`: the game is that from there on, with the
+    /// later moves kept while they are still legal, and the board is then read against it
+    /// (what still differs shows as squares to change). `ply` one past the last enters a
+    /// move the sensors missed. Nothing if `mv` is not legal there.
+    pub fn correct(&mut self, ply: usize, mv: Move, t: Millis) -> Vec<Event> {
+        let line = &self.lines[0];
+        let moves = line.moves();
+        let Some(before) = ply.checked_sub(1).and_then(|i| line.nodes.get(i)) else {
+            return Vec::new();
+        };
+        if self.awaiting.is_some() || !before.position.is_legal(mv) {
+            return Vec::new();
+        }
+        let mut kept = moves[..ply - 1].to_vec();
+        kept.push(mv);
+        let mut position = before.position.clone();
+        position.play_unchecked(mv);
+        for &later in &moves[ply.min(moves.len())..] {
+            if !position.is_legal(later) {
+                break;
+            }
+            position.play_unchecked(later);
+            kept.push(later);
+        }
+        let stamp = self.evidence.stamp(t);
+        let mut corrected = Line::new(line.start().clone(), stamp);
+        corrected.apply(0, &kept, stamp);
+        corrected.pinned = ply;
+        self.lines = vec![corrected];
+        // The user knows which way round the board stands, and which moves are gone.
+        self.rival = None;
+        self.redo.clear();
+        self.now = stamp;
+        self.settled_at = stamp;
+        self.report_moves();
+        // No hand is moving a piece now: whatever differs is for the player to change.
+        self.show_unfinished(false);
+        std::mem::take(&mut self.events)
+    }
+
     /// Finishes the current game and waits for the board to show `start`.
     pub fn set_up(&mut self, start: Chess, t: Millis) -> Vec<Event> {
         if let Some(rival) = &mut self.rival {
             rival.set_up(start.clone(), t);
         }
         self.archive_current_game();
+        self.redo.clear();
         let stamp = self.evidence.stamp(t);
         self.now = stamp;
         self.lines = vec![Line::new(start.clone(), stamp)];
@@ -470,6 +549,7 @@ impl Recognizer {
             rival.continue_game(game, t);
         }
         self.archive_current_game();
+        self.redo.clear();
         let stamp = self.evidence.stamp(t);
         self.now = stamp;
         let mut line = Line::new(game.start.clone(), stamp);

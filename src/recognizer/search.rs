@@ -87,11 +87,15 @@ pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
     forward(current, ctx, 0, 0, None, &mut found);
     // A revision costs more than one ply forward: no need to look when that is found.
     let one_ply_found = found.iter().any(|e| e.cost <= PLY);
-    if n >= 1 && !one_ply_found {
+    // Plies the user pinned are neither revised nor taken back by what the sensors say.
+    if n > line.pinned && !one_ply_found {
         let previous = &line.nodes[n - 1];
         forward(previous, ctx, 1, REVISION, current.last_move, &mut found);
         // Takebacks: the newest earlier position that matches.
-        if let Some(k) = (0..n).rev().find(|&k| ctx.matches(line.nodes[k].occupancy)) {
+        if let Some(k) = (line.pinned..n)
+            .rev()
+            .find(|&k| ctx.matches(line.nodes[k].occupancy))
+        {
             let undo = n - k;
             found.push(Explanation {
                 undo,

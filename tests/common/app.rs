@@ -59,3 +59,46 @@ pub fn click(harness: &mut Harness<'_, BoardsightApp>, label: &str) {
     harness.step();
     harness.step();
 }
+
+/// A click of the primary button at a point of the window.
+pub fn click_at(harness: &mut Harness<'_, BoardsightApp>, pos: egui::Pos2) {
+    harness.event(egui::Event::PointerMoved(pos));
+    for pressed in [true, false] {
+        harness.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::default(),
+        });
+    }
+    harness.run_steps(2);
+}
+
+/// Drags with the primary button from one point of the window to another, stopping at
+/// `steps` points on the way; `release` false leaves the button down (a drag in progress).
+pub fn drag(
+    harness: &mut Harness<'_, BoardsightApp>,
+    from: egui::Pos2,
+    to: egui::Pos2,
+    release: bool,
+) {
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::default(),
+    };
+    harness.event(egui::Event::PointerMoved(from));
+    harness.step();
+    harness.event(button(from, true));
+    harness.step();
+    for i in 1..=5 {
+        let pos = from + (to - from) * (i as f32 / 5.0);
+        harness.event(egui::Event::PointerMoved(pos));
+        harness.step();
+    }
+    if release {
+        harness.event(button(to, false));
+        harness.run_steps(2);
+    }
+}

@@ -1,6 +1,7 @@
 //! The app's frame time at 1280×800: building the UI, its layout and tessellation, which is
 //! what every repaint costs on the CPU before the GPU draws. Once in a game in play, and
-//! once while a 10,000-game PGN file is being read on the job thread.
+//! once while a 10,000-game PGN file is being read on the job thread; and at 1920×1080 on
+//! a recording with its time strip and lanes, with sensor health, and in the table view.
 
 use std::path::{Path, PathBuf};
 
@@ -10,13 +11,18 @@ use eframe::egui;
 use egui_kittest::Harness;
 
 fn harness() -> Harness<'static, BoardsightApp> {
+    harness_of_size(egui::vec2(1280.0, 800.0))
+}
+
+/// The app on a recording (its time strip and square lanes shown).
+fn harness_of_size(size: egui::Vec2) -> Harness<'static, BoardsightApp> {
     let log = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/t1-change-000.log");
     let options = StartOptions {
         open_log: Some(log),
         autosave: None,
     };
     let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
+        .with_size(size)
         .build_eframe(move |cc| BoardsightApp::new(cc, options));
     settle(&mut harness);
     harness.run_steps(4);
@@ -64,6 +70,20 @@ fn frame(c: &mut Criterion) {
     });
     group.finish();
     println!("(the file was loaded {loads} times while frames were measured)");
+
+    let mut group = c.benchmark_group("frame at 1920x1080");
+    group.sample_size(20);
+    let mut large = harness_of_size(egui::vec2(1920.0, 1080.0));
+    group.bench_function("recording with time strip and lanes", |b| {
+        b.iter(|| large.step())
+    });
+    large.state_mut().push_command(AppCommand::ShowHealth(true));
+    large.step();
+    group.bench_function("with sensor health", |b| b.iter(|| large.step()));
+    large.state_mut().push_command(AppCommand::TableView(true));
+    large.step();
+    group.bench_function("table view", |b| b.iter(|| large.step()));
+    group.finish();
 }
 
 criterion_group!(benches, frame);

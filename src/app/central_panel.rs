@@ -104,7 +104,7 @@ pub fn show(
                 out.push(AppCommand::ShowHealth(show_health));
             }
             if state.show_health {
-                sensor_view::health_summary(ui, session.health());
+                sensor_view::health_summary(ui, session.health(), &snapshot.dead_sensors);
             } else {
                 ui.add_space(4.0);
                 sensor_view::legend(ui);

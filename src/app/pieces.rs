@@ -82,7 +82,10 @@ impl PieceTextures {
                 let size = [rgba.width() as usize, rgba.height() as usize];
                 let color_image = ColorImage::from_rgba_unmultiplied(size, rgba.as_raw());
                 let name = format!("{color:?}-{role:?}");
-                let texture = ctx.load_texture(name, color_image, TextureOptions::LINEAR);
+                // Mipmaps keep the pieces crisp where they are drawn smaller than their 128 pixels.
+                let options =
+                    TextureOptions::LINEAR.with_mipmap_mode(Some(egui::TextureFilter::Linear));
+                let texture = ctx.load_texture(name, color_image, options);
                 Some((Piece { color, role }, texture))
             })
             .collect();

@@ -244,8 +244,19 @@ pub fn show(ui: &mut egui::Ui, grid: &Grid<'_>) -> Option<Square> {
     clicked
 }
 
-/// The worst squares of a health count, in words: where a board builder looks first.
-pub fn health_summary(ui: &mut egui::Ui, health: &SensorHealth) {
+/// The worst squares of a health count, and the sensors found stuck, in words: where a
+/// board builder looks first.
+pub fn health_summary(ui: &mut egui::Ui, health: &SensorHealth, stuck: &[(Square, bool)]) {
+    for &(square, occupied) in stuck {
+        ui.colored_label(
+            Color32::from_rgb(220, 60, 40),
+            format!(
+                "{square}: stuck reading {} ({} changes)",
+                if occupied { "occupied" } else { "empty" },
+                health.changes(square)
+            ),
+        );
+    }
     let worst = health.worst(4);
     if worst.is_empty() {
         ui.label(

@@ -108,7 +108,7 @@ pub fn show(
             painter.circle_filled(cell.center(), cell.width() * 0.45, CHECK);
         }
         if let Some(piece) = board.piece_at(square)
-            && let Some(texture) = textures.get(piece)
+            && let Some(texture) = textures.get(piece, cell.width())
         {
             // The piece being dragged stays dimmed where it stood.
             let tint = if dragged_from == Some(square) {
@@ -147,7 +147,7 @@ pub fn show(
     // The dragged piece follows the pointer, over everything.
     if let Some(from) = dragged_from
         && let Some(piece) = board.piece_at(from)
-        && let Some(texture) = textures.get(piece)
+        && let Some(texture) = textures.get(piece, side / 8.0 * 1.1)
         && let Some(pointer) = ui.input(|i| i.pointer.latest_pos())
     {
         let size = Vec2::splat(side / 8.0 * 1.1);

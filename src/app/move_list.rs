@@ -153,9 +153,9 @@ fn promotion_picker(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<
             (Role::Knight, "Knight", Key::N),
         ] {
             let piece = shakmaty::Piece { color, role };
-            let button = match state.textures.and_then(|t| t.get(piece)) {
+            let button = match state.textures.and_then(|t| t.get(piece, 30.0)) {
                 Some(texture) => egui::Button::new((
-                    egui::Image::new(texture).fit_to_exact_size(Vec2::splat(30.0)),
+                    egui::Image::new(&texture).fit_to_exact_size(Vec2::splat(30.0)),
                     label,
                 )),
                 None => egui::Button::new(label),

@@ -84,6 +84,20 @@ fn frame(c: &mut Criterion) {
     large.step();
     group.bench_function("table view", |b| b.iter(|| large.step()));
     group.finish();
+
+    // Drawn to pixels as well, where a wgpu adapter is (Mesa's lavapipe renders on the CPU);
+    // this includes reading the image back, which a window does not do.
+    let mut drawn = harness_of_size(egui::vec2(1920.0, 1080.0));
+    if drawn.render().is_ok() {
+        let mut group = c.benchmark_group("frame at 1920x1080 rendered");
+        group.sample_size(10);
+        group.bench_function("recording with lanes, software rendering", |b| {
+            b.iter(|| drawn.render().map(|image| image.width()))
+        });
+        group.finish();
+    } else {
+        println!("(no wgpu adapter: the rendered frame is not measured)");
+    }
 }
 
 criterion_group!(benches, frame);

@@ -5,6 +5,7 @@
 pub mod app;
 pub mod cli;
 pub mod connection;
+pub mod engine;
 pub mod files;
 pub mod pgn;
 pub mod protocol;

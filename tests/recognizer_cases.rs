@@ -487,3 +487,57 @@ fn a_correction_rewrites_the_game_from_its_ply_and_the_board_is_read_against_it(
     assert!(recognizer.correct(9, d6, t + 300).is_empty());
     assert_eq!(uci(&recognizer).len(), 4);
 }
+
+#[test]
+fn the_engines_move_is_the_only_one_taken_and_another_is_a_wrong_move_to_set_back() {
+    use boardsight::reading::{Reading, TimedReading};
+    use shakmaty::Square;
+    let (_, readings) = fed("plain-moves");
+    let mut recognizer = Recognizer::default();
+    // 1. e4, and the engine (Black) answers e5.
+    for reading in &readings[..3] {
+        recognizer.feed(*reading);
+    }
+    assert_eq!(uci(&recognizer), ["e2e4"]);
+    let after_e4 = recognizer.game().positions()[1].clone();
+    let e5: shakmaty::uci::UciMove = "e7e5".parse().expect("uci");
+    let e5 = e5.to_move(&after_e4).expect("legal");
+    recognizer.expect_move(Some(e5));
+    // The player plays c5 for it instead: not recorded, said, and to be set back.
+    let mut events = Vec::new();
+    for reading in &readings[3..5] {
+        events.extend(recognizer.feed(*reading));
+    }
+    let wrong: Vec<String> = events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::WrongMove { .. }))
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(wrong, ["2300 wrong c7c5 2 expected e7e5"]);
+    assert_eq!(uci(&recognizer), ["e2e4"]);
+    match recognizer.status() {
+        boardsight::recognizer::BoardStatus::Illegal { put_back, remove } => {
+            assert_eq!(put_back.into_iter().collect::<Vec<_>>(), [Square::C7]);
+            assert_eq!(remove.into_iter().collect::<Vec<_>>(), [Square::C5]);
+        }
+        other => panic!("expected the wrong move to be set back, got {other:?}"),
+    }
+    // Set back, then e5 as the engine said: recorded, and nothing is expected any more.
+    let Reading::Occupancy(after) = readings[2].reading else {
+        panic!("an occupancy");
+    };
+    let lifted = after.without(Square::E7);
+    for (t, occupancy) in [
+        (3000, after),
+        (4000, lifted),
+        (4300, lifted.with(Square::E5)),
+    ] {
+        recognizer.feed(TimedReading::new(t, Reading::Occupancy(occupancy)));
+    }
+    assert_eq!(uci(&recognizer), ["e2e4", "e7e5"]);
+    assert_eq!(recognizer.expected_move(), None);
+    assert_eq!(
+        *recognizer.status(),
+        boardsight::recognizer::BoardStatus::Settled
+    );
+}

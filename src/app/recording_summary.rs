@@ -119,6 +119,9 @@ fn markers_and_bands(events: &[Event], end: Millis) -> (Vec<Marker>, Vec<Band>) 
             EventKind::Ambiguous { ply, .. } => {
                 markers.push(marker(MarkerKind::Ambiguous, format!("{ply} ambiguous")));
             }
+            EventKind::WrongMove { ply, .. } => {
+                markers.push(marker(MarkerKind::Revised, format!("{ply} wrong move")));
+            }
             EventKind::Orientation { .. } | EventKind::DeadSensor { .. } => {
                 let words = event.kind.finding().unwrap_or_else(|| event.to_string());
                 markers.push(marker(MarkerKind::Finding, words));

@@ -460,6 +460,9 @@ fn describe_event(kind: &EventKind) -> Option<String> {
         EventKind::Recovered => "legal again".into(),
         EventKind::Waiting { .. } => return None,
         EventKind::Orientation { .. } | EventKind::DeadSensor { .. } => return kind.finding(),
+        EventKind::WrongMove {
+            played, expected, ..
+        } => crate::recognizer::event::wrong_move_words(*played, *expected),
     })
 }
 

@@ -156,6 +156,9 @@ fn describe(kind: &EventKind, first_mover: Color) -> Option<String> {
             )
         }
         EventKind::Orientation { .. } | EventKind::DeadSensor { .. } => return kind.finding(),
+        EventKind::WrongMove {
+            played, expected, ..
+        } => crate::recognizer::event::wrong_move_words(*played, *expected),
         EventKind::Illegal { .. } | EventKind::Recovered | EventKind::Waiting { .. } => {
             return None;
         }

@@ -34,6 +34,13 @@ pub enum EventKind {
     },
     /// The board is legal again after an illegal state.
     Recovered,
+    /// Ply `ply` was to be `expected` (the engine's move), and the board shows `played`
+    /// instead: it is not recorded; the board must be set back.
+    WrongMove {
+        ply: usize,
+        played: Move,
+        expected: Move,
+    },
     /// The board is set up turned round (or, `turned` false, as wired): from now on every
     /// square is the real one.
     Orientation { turned: bool },
@@ -68,6 +75,15 @@ impl EventKind {
             _ => None,
         }
     }
+}
+
+/// "wrong move: e7e5; the engine played g8f6".
+pub fn wrong_move_words(played: Move, expected: Move) -> String {
+    format!(
+        "wrong move: {}; the engine played {}",
+        uci(played),
+        uci(expected)
+    )
 }
 
 /// "The sensor under e4 always reads occupied; boardsight works around it".
@@ -120,6 +136,16 @@ impl fmt::Display for Event {
                 squares(*remove)
             ),
             EventKind::Recovered => write!(f, "recovered"),
+            EventKind::WrongMove {
+                ply,
+                played,
+                expected,
+            } => write!(
+                f,
+                "wrong {} {ply} expected {}",
+                uci(*played),
+                uci(*expected)
+            ),
             EventKind::Orientation { turned } => {
                 write!(
                     f,

@@ -171,6 +171,12 @@ pub struct Recognizer {
     rival: Option<Box<Recognizer>>,
     /// Moves taken back by `undo`, the last one last: `redo` plays them again.
     redo: Vec<Move>,
+    /// The move ply `.0` (0-based) must be: the engine's, which the player makes for it.
+    expected: Option<(usize, Move)>,
+    /// A move the expected one ruled out in the last search, to tell as a wrong move.
+    refused: std::cell::Cell<Option<Move>>,
+    /// The wrong move last told, so it is told once.
+    reported_wrong: Option<Move>,
 }
 
 impl Recognizer {
@@ -210,6 +216,9 @@ impl Recognizer {
             turned,
             rival: None,
             redo: Vec::new(),
+            expected: None,
+            refused: std::cell::Cell::new(None),
+            reported_wrong: None,
         }
     }
 
@@ -251,6 +260,7 @@ impl Recognizer {
     }
 
     fn feed_oriented(&mut self, reading: TimedReading) -> Vec<Event> {
+        self.refused.set(None);
         let t = reading.t;
         let reading = if self.turned {
             turn_round(reading.reading)
@@ -485,6 +495,18 @@ impl Recognizer {
         !self.redo.is_empty()
     }
 
+    /// The next ply must be `mv` (the engine's move, made on the board by the player);
+    /// `None` lifts that. Once it is played, or taken back past, it is lifted by itself.
+    pub fn expect_move(&mut self, mv: Option<Move>) {
+        self.expected = mv.map(|mv| (self.lines[0].ply_count(), mv));
+        self.reported_wrong = None;
+    }
+
+    /// The move the next ply must be, if any.
+    pub fn expected_move(&self) -> Option<Move> {
+        self.expected.map(|(_, mv)| mv)
+    }
+
     /// The user says ply `ply` (1-based) was `mv`: the game is that from there on, with the
     /// later moves kept while they are still legal, and the board is then read against it
     /// (what still differs shows as squares to change). `ply` one past the last enters a
@@ -517,6 +539,7 @@ impl Recognizer {
         // The user knows which way round the board stands, and which moves are gone.
         self.rival = None;
         self.redo.clear();
+        self.expected = None;
         self.now = stamp;
         self.settled_at = stamp;
         self.report_moves();
@@ -532,6 +555,7 @@ impl Recognizer {
         }
         self.archive_current_game();
         self.redo.clear();
+        self.expected = None;
         let stamp = self.evidence.stamp(t);
         self.now = stamp;
         self.lines = vec![Line::new(start.clone(), stamp)];
@@ -550,6 +574,7 @@ impl Recognizer {
         }
         self.archive_current_game();
         self.redo.clear();
+        self.expected = None;
         let stamp = self.evidence.stamp(t);
         self.now = stamp;
         let mut line = Line::new(game.start.clone(), stamp);
@@ -581,7 +606,14 @@ impl Recognizer {
         }
         let found = self.explanations(false);
         let cheapest = found.first().map(|(_, e)| e.cost);
+        if found.is_empty() && self.refused.get().is_some() {
+            // A whole move, but not the engine's: it is to be set back, not waited on.
+            self.show_unfinished(false);
+            return;
+        }
+        // While the engine's move is awaited the game goes on: no new game starts.
         if cheapest.is_none_or(|c| c > NEW_GAME_ABOVE_COST)
+            && self.expected.is_none()
             && self.expected_occupancy() != START_OCCUPANCY
             && let Some(opening) = self.new_game_explains()
         {
@@ -617,6 +649,7 @@ impl Recognizer {
                     && cheapest.is_none()
                     && self.has_moved()
                     && let Some(m) = self.finished_beside_a_lifted_piece()
+                    && self.allows(m)
                 {
                     let explanation = Explanation {
                         undo: 0,
@@ -813,6 +846,19 @@ impl Recognizer {
             .enumerate()
             .flat_map(|(i, line)| explain(line, &ctx).into_iter().map(move |e| (i, e)))
             .collect();
+        if let Some((ply, expected)) = self.expected {
+            // Only the expected move may be that ply: another is refused, and said to be.
+            found.retain(|(i, e)| {
+                let kept = self.lines[*i].ply_count().saturating_sub(e.undo);
+                match ply.checked_sub(kept).and_then(|k| e.moves.get(k)) {
+                    Some(&mv) if mv != expected => {
+                        self.refused.set(Some(mv));
+                        false
+                    }
+                    _ => true,
+                }
+            });
+        }
         if let Some(min) = found.iter().map(|(_, e)| e.cost).min() {
             found.retain(|(_, e)| e.cost == min);
         }
@@ -970,6 +1016,7 @@ impl Recognizer {
                 self.emit(EventKind::Waiting { lifted, placed });
             }
             BoardStatus::Illegal { put_back, remove } => {
+                self.tell_wrong_move();
                 self.emit(EventKind::Illegal { put_back, remove })
             }
             BoardStatus::Settled => {
@@ -977,6 +1024,32 @@ impl Recognizer {
                     self.emit(EventKind::Recovered);
                 }
             }
+        }
+    }
+
+    /// Whether `m` may be the next ply: any move, unless the engine's is awaited there.
+    fn allows(&self, m: Move) -> bool {
+        match self.expected {
+            Some((ply, expected)) if ply == self.lines[0].ply_count() && m != expected => {
+                self.refused.set(Some(m));
+                false
+            }
+            _ => true,
+        }
+    }
+
+    /// A move the expected one ruled out, once, as the board turns illegal for it.
+    fn tell_wrong_move(&mut self) {
+        let (Some(played), Some((ply, expected))) = (self.refused.take(), self.expected) else {
+            return;
+        };
+        if self.reported_wrong != Some(played) {
+            self.reported_wrong = Some(played);
+            self.emit(EventKind::WrongMove {
+                ply: ply + 1,
+                played,
+                expected,
+            });
         }
     }
 
@@ -1013,6 +1086,12 @@ impl Recognizer {
                 mv,
                 san: SanPlus::from_move(line.nodes[i].position.clone(), mv),
             });
+        }
+        if let Some((ply, mv)) = self.expected
+            && (moves.get(ply) == Some(&mv) || moves.len() < ply)
+        {
+            self.expected = None;
+            self.reported_wrong = None;
         }
         self.reported_moves = moves;
         let ambiguity = self.current_ambiguity();

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use boardsight::cli;
+use boardsight::engine::{Strength, find_stockfish};
 use boardsight::protocol::Protocol;
 use boardsight::recognizer::BoardOrientation;
 
@@ -84,7 +85,60 @@ enum Command {
         /// How the board stands on its sensors: auto, normal or turned.
         #[arg(long, default_value = "auto")]
         orientation: BoardOrientation,
+        /// A UCI engine to play one side (its moves are printed as `engine <uci>` and
+        /// made on the board by the player); `stockfish` finds Stockfish.
+        #[arg(long, value_name = "PATH", requires = "engine_plays")]
+        engine: Option<PathBuf>,
+        /// The side the engine plays.
+        #[arg(long, value_enum, requires = "engine")]
+        engine_plays: Option<Side>,
+        /// The engine's Skill Level, 0 to 20.
+        #[arg(long, value_parser = clap::value_parser!(u8).range(0..=20), group = "strength")]
+        level: Option<u8>,
+        /// The engine's strength as an Elo (below the engine's floor: few nodes).
+        #[arg(long, group = "strength")]
+        elo: Option<u32>,
+        /// A fixed node count per move, on one thread: the same moves every time.
+        #[arg(long, group = "strength")]
+        nodes: Option<u64>,
     },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Side {
+    White,
+    Black,
+}
+
+/// The engine to play one side: `stockfish` (or nothing else found) is looked for on PATH
+/// and in /usr/games; a path must be there.
+fn engine_choice(
+    engine: Option<PathBuf>,
+    side: Option<Side>,
+    level: Option<u8>,
+    elo: Option<u32>,
+    nodes: Option<u64>,
+) -> Result<Option<(PathBuf, shakmaty::Color, Strength)>, String> {
+    let (Some(engine), Some(side)) = (engine, side) else {
+        return Ok(None);
+    };
+    let path = if engine.as_os_str() == "stockfish" {
+        find_stockfish().ok_or("--engine stockfish: not found on PATH or in /usr/games")?
+    } else if engine.is_file() {
+        engine
+    } else {
+        return Err(format!("--engine: no engine at {}", engine.display()));
+    };
+    let strength = match (level, elo, nodes) {
+        (_, Some(elo), _) => Strength::Elo(elo),
+        (_, _, Some(nodes)) => Strength::Nodes(nodes),
+        (level, _, _) => Strength::Level(level.unwrap_or(20)),
+    };
+    let side = match side {
+        Side::White => shakmaty::Color::White,
+        Side::Black => shakmaty::Color::Black,
+    };
+    Ok(Some((path, side, strength)))
 }
 
 #[derive(Subcommand)]
@@ -122,7 +176,16 @@ fn main() -> ExitCode {
             idle_exit,
             fen,
             orientation,
+            engine,
+            engine_plays,
+            level,
+            elo,
+            nodes,
         }) => cli::listen::run(cli::listen::Options {
+            engine: match engine_choice(engine, engine_plays, level, elo, nodes) {
+                Ok(choice) => choice,
+                Err(message) => return cli::usage_error(&message),
+            },
             orientation,
             port: &port,
             protocol,

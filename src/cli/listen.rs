@@ -1,4 +1,5 @@
-//! `boardsight listen --port DEV --protocol P [--record LOG] [--pgn OUT] [--idle-exit SECS]`
+//! `boardsight listen --port DEV --protocol P [--record LOG] [--pgn OUT] [--idle-exit SECS]
+//! [--engine PATH --engine-plays white|black [--level L | --elo E | --nodes N]]`
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -8,8 +9,10 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Color;
 
+use super::engine_play::EnginePlay;
 use super::usage_error;
-use crate::connection::{ConnectionStatus, Update, connect};
+use crate::connection::{ConnectionStatus, Snapshot, Update, connect};
+use crate::engine::Strength;
 use crate::files::write_atomically;
 use crate::pgn::{GameTags, write_game};
 use crate::protocol::Protocol;
@@ -25,6 +28,8 @@ pub struct Options<'a> {
     pub idle_exit: Option<f64>,
     pub fen: Option<&'a str>,
     pub orientation: BoardOrientation,
+    /// An engine to play one side: its path, its side and its strength.
+    pub engine: Option<(std::path::PathBuf, Color, Strength)>,
 }
 
 pub fn run(options: Options<'_>) -> ExitCode {
@@ -54,6 +59,11 @@ pub fn run(options: Options<'_>) -> ExitCode {
         ..Config::default()
     };
     let connection = connect(options.port, options.protocol, config, Arc::new(|| {}));
+    let mut engine = options
+        .engine
+        .as_ref()
+        .map(|(path, side, strength)| EnginePlay::start(path, *side, *strength, Arc::new(|| {})));
+    let mut latest: Option<Box<Snapshot>> = None;
     let mut readings: Vec<TimedReading> = Vec::new();
     let mut games: Vec<GameRecord> = Vec::new();
     let mut last_change = Instant::now();
@@ -63,7 +73,12 @@ pub fn run(options: Options<'_>) -> ExitCode {
         if idle_limit.is_some_and(|limit| last_change.elapsed() >= limit) {
             break;
         }
-        let update = match connection.updates.recv_timeout(Duration::from_millis(100)) {
+        if let (Some(engine), Some(snapshot)) = (&mut engine, &latest) {
+            for line in engine.on_replies(&connection, snapshot) {
+                println!("{line}");
+            }
+        }
+        let update = match connection.updates.recv_timeout(Duration::from_millis(20)) {
             Ok(update) => update,
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
@@ -92,14 +107,27 @@ pub fn run(options: Options<'_>) -> ExitCode {
                     }
                 }
             }
-            Update::Snapshot(snapshot) => games = snapshot.games,
+            Update::Snapshot(snapshot) => {
+                games = snapshot.games.clone();
+                if let Some(engine) = &mut engine {
+                    engine.on_snapshot(&snapshot);
+                }
+                latest = Some(snapshot);
+            }
             Update::Status(status) => eprintln!("boardsight: {}", status_text(&status)),
         }
     }
     connection.disconnect();
     let mut failed = false;
     if let Some(path) = options.pgn {
-        let tags = GameTags::default();
+        let mut tags = GameTags::default();
+        if let Some(engine) = &engine {
+            // The engine's side names it, with its strength.
+            match engine.side() {
+                Color::White => tags.white = engine.player_name(),
+                Color::Black => tags.black = engine.player_name(),
+            }
+        }
         let text: String = games.iter().map(|g| write_game(g, &tags)).collect();
         if let Err(e) = write_atomically(path, text.as_bytes()) {
             eprintln!("boardsight: {}: {e}", path.display());

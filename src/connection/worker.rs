@@ -24,6 +24,8 @@ pub enum Command {
     Redo,
     /// Ply `ply` was really `mv` (the user corrects a misread, or enters a missed move).
     Correct { ply: usize, mv: Move },
+    /// The next ply must be this move (the engine's), or any move again with `None`.
+    Expect(Option<Move>),
     /// Set the board up for a new game from this position.
     SetUp(Chess),
     /// Continue this game on the board.
@@ -65,6 +67,8 @@ pub struct Snapshot {
     pub dropped: u64,
     /// Whether a move taken back can be played again.
     pub can_redo: bool,
+    /// The move the next ply must be (the engine's), if one is awaited.
+    pub expected_move: Option<Move>,
     /// Broken sensors found, each with whether it is stuck reading occupied.
     pub dead_sensors: Vec<(Square, bool)>,
     /// Whether the board was found (or set) to stand turned round.
@@ -85,6 +89,7 @@ impl Snapshot {
             pending_promotion: r.pending_promotion(),
             dropped,
             can_redo: r.can_redo(),
+            expected_move: r.expected_move(),
             dead_sensors: r.dead_sensors(),
             turned: r.is_turned(),
         }
@@ -368,6 +373,10 @@ impl Worker {
             Command::Undo => self.recognizer.undo(t),
             Command::Redo => self.recognizer.redo(t),
             Command::Correct { ply, mv } => self.recognizer.correct(ply, mv, t),
+            Command::Expect(mv) => {
+                self.recognizer.expect_move(mv);
+                Vec::new()
+            }
             Command::SetUp(position) => self.recognizer.set_up(position, t),
             Command::Continue(game) => self.recognizer.continue_game(&game, t),
             Command::Choose { ply, mv } => {

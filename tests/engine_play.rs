@@ -1,0 +1,222 @@
+//! `boardsight listen --engine` against the simulated board on a real pty: Stockfish plays
+//! Black at a fixed node count, printing its moves; the test's hands make them on the board
+//! (and once a wrong one, which is refused and set back), while a second Stockfish plays
+//! White. The PGN written on exit holds exactly the moves made, with the engine named.
+#![cfg(unix)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::{Duration, Instant};
+
+use boardsight::engine::{Engine, Patience, Reply, Strength, find_stockfish};
+use boardsight::pgn::read_games;
+use boardsight::protocol::Protocol;
+use boardsight::recognizer::event::uci;
+use boardsight::sim::Action;
+use boardsight::sim::pty::serve_live;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingSide, Chess, Color, Move, Position, Square};
+
+/// The lifts and places a hand makes for `mv` in `position`.
+fn hand(position: &Chess, mv: Move) -> Vec<Action> {
+    let board = position.board();
+    match mv {
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(king < rook);
+            let rank = king.rank();
+            let king_to = Square::from_coords(side.king_to_file(), rank);
+            let rook_to = Square::from_coords(side.rook_to_file(), rank);
+            let (Some(k), Some(r)) = (board.piece_at(king), board.piece_at(rook)) else {
+                panic!("castling without its pieces");
+            };
+            vec![
+                Action::Lift(king),
+                Action::Lift(rook),
+                Action::Place(king_to, k),
+                Action::Place(rook_to, r),
+            ]
+        }
+        Move::EnPassant { from, to } => {
+            let victim = Square::from_coords(to.file(), from.rank());
+            let pawn = board.piece_at(from).expect("the pawn");
+            vec![
+                Action::Lift(victim),
+                Action::Lift(from),
+                Action::Place(to, pawn),
+            ]
+        }
+        Move::Normal {
+            from,
+            to,
+            capture,
+            promotion,
+            ..
+        } => {
+            let mut piece = board.piece_at(from).expect("the mover");
+            if let Some(role) = promotion {
+                piece.role = role;
+            }
+            let mut actions = Vec::new();
+            if capture.is_some() {
+                actions.push(Action::Lift(to));
+            }
+            actions.push(Action::Lift(from));
+            actions.push(Action::Place(to, piece));
+            actions
+        }
+        Move::Put { .. } => panic!("no drops in chess"),
+    }
+}
+
+fn perform(actions: &Sender<Action>, list: Vec<Action>) {
+    for action in list {
+        actions.send(action).expect("the device takes actions");
+        std::thread::sleep(Duration::from_millis(120));
+    }
+}
+
+/// The next printed line that starts with `prefix`.
+fn line_starting(lines: &Receiver<String>, prefix: &str, seen: &mut Vec<String>) -> String {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match lines.recv_timeout(left) {
+            Ok(line) => {
+                seen.push(line.clone());
+                if line.starts_with(prefix) {
+                    return line;
+                }
+            }
+            Err(_) => panic!(
+                "no line '{prefix}…' came; listen said:\n{}",
+                seen.join("\n")
+            ),
+        }
+    }
+}
+
+#[test]
+fn stockfish_plays_black_through_the_board_and_a_wrong_move_is_refused() {
+    let Some(stockfish) = find_stockfish() else {
+        assert!(
+            std::env::var_os("BOARDSIGHT_REQUIRE_ENGINE").is_none(),
+            "stockfish is not installed (apt-get install stockfish)"
+        );
+        eprintln!("skipped: no stockfish");
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pgn = dir.path().join("game.pgn");
+    let (actions, received) = mpsc::channel();
+    let stop = Arc::new(AtomicBool::new(false));
+    let (port, device) = serve_live(Protocol::Liboard, received, stop.clone()).expect("a pty");
+    actions
+        .send(Action::SetUp(Chess::default()))
+        .expect("set up");
+    let mut listen = Command::new(env!("CARGO_BIN_EXE_boardsight"))
+        .args(["listen", "--protocol", "liboard", "--idle-exit", "3"])
+        .args([
+            "--engine",
+            "stockfish",
+            "--engine-plays",
+            "black",
+            "--nodes",
+            "300",
+        ])
+        .arg("--port")
+        .arg(&port)
+        .arg("--pgn")
+        .arg(&pgn)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("listen starts");
+    let stdout = listen.stdout.take().expect("stdout");
+    let (line, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for text in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if line.send(text).is_err() {
+                return;
+            }
+        }
+    });
+    let mut seen = Vec::new();
+    line_starting(&lines, "new game", &mut seen);
+    let white = Engine::start(
+        &stockfish,
+        Strength::Nodes(200),
+        Patience::default(),
+        Arc::new(|| {}),
+    );
+    let mut position = Chess::default();
+    let mut played: Vec<Move> = Vec::new();
+    let mut refused_once = false;
+    while played.len() < 14 && !position.is_game_over() {
+        let mv = if position.turn() == Color::White {
+            white.think(&Chess::default(), &played);
+            loop {
+                match white.replies.recv_timeout(Duration::from_secs(30)) {
+                    Ok(Reply::BestMove { mv, .. }) => break mv,
+                    Ok(Reply::Ready { .. }) => {}
+                    other => panic!("White's engine: {other:?}"),
+                }
+            }
+        } else {
+            let said = line_starting(&lines, "engine ", &mut seen);
+            let text = said.trim_start_matches("engine ").trim();
+            let mv = text
+                .parse::<UciMove>()
+                .ok()
+                .and_then(|u| u.to_move(&position).ok())
+                .unwrap_or_else(|| panic!("'{said}' is no legal move here"));
+            if !refused_once {
+                // Another quiet move for the engine's side: refused, then set back.
+                let wrong = position
+                    .legal_moves()
+                    .into_iter()
+                    .find(|m| *m != mv && !m.is_capture() && matches!(m, Move::Normal { .. }))
+                    .expect("another move");
+                perform(&actions, hand(&position, wrong));
+                let said = line_starting(&lines, "wrong move:", &mut seen);
+                assert_eq!(
+                    said,
+                    format!("wrong move: {}; the engine played {}", uci(wrong), uci(mv))
+                );
+                let mut after = position.clone();
+                after.play_unchecked(wrong);
+                let (Some(from), to) = (wrong.from(), wrong.to()) else {
+                    panic!("a normal move");
+                };
+                let piece = after.board().piece_at(to).expect("the piece moved");
+                perform(&actions, vec![Action::Lift(to), Action::Place(from, piece)]);
+                refused_once = true;
+            }
+            mv
+        };
+        perform(&actions, hand(&position, mv));
+        position.play_unchecked(mv);
+        played.push(mv);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let status = listen.wait().expect("listen ends at --idle-exit");
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    drop(actions);
+    device.join().expect("the device thread");
+    assert!(
+        status.success(),
+        "listen failed; it said:\n{}",
+        seen.join("\n")
+    );
+    let text = std::fs::read(&pgn).expect("the PGN");
+    let games = read_games(&text);
+    let game = games
+        .last()
+        .and_then(|g| g.as_ref().ok())
+        .unwrap_or_else(|| panic!("no game in the PGN: {games:?}"));
+    assert_eq!(game.game.moves, played, "listen said:\n{}", seen.join("\n"));
+    assert!(game.tags.black.contains("Stockfish"), "{}", game.tags.black);
+    assert!(game.tags.black.contains("300 nodes"), "{}", game.tags.black);
+    assert!(refused_once);
+}

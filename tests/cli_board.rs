@@ -111,3 +111,25 @@ fn listen_refuses_a_missing_port_or_an_unknown_protocol() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("unknown protocol 'morse'"));
 }
+
+#[test]
+fn listen_refuses_an_engine_that_is_not_there() {
+    let output = boardsight()
+        .args(["listen", "--protocol", "liboard", "--port", "/dev/null"])
+        .args(["--engine", "/nonexistent/engine", "--engine-plays", "white"])
+        .output()
+        .expect("listen runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--engine: no engine at /nonexistent/engine"),
+        "{stderr}"
+    );
+    // A side without an engine is a usage error too.
+    let output = boardsight()
+        .args(["listen", "--protocol", "liboard", "--port", "/dev/null"])
+        .args(["--engine-plays", "white"])
+        .output()
+        .expect("listen runs");
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -442,3 +442,64 @@ fn redo_is_offered_after_undo_and_brings_the_move_back() {
     wait_for(&mut harness, "e4: white pawn");
     harness.get_by_label("e4");
 }
+
+#[test]
+fn the_engine_plays_black_on_the_simulated_board_by_clicks() {
+    let Some(_) = boardsight::engine::find_stockfish() else {
+        assert!(
+            std::env::var_os("BOARDSIGHT_REQUIRE_ENGINE").is_none(),
+            "stockfish is not installed (apt-get install stockfish)"
+        );
+        eprintln!("skipped: no stockfish");
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(None, dir.path());
+    wait_for(&mut harness, "new game");
+    click(&mut harness, "Play the engine");
+    click(&mut harness, "sensor e2: occupied");
+    wait_for(&mut harness, "sensor e2: move in progress");
+    click(&mut harness, "sensor e4: empty");
+    // The engine answers: its move is named, drawn, and its squares marked on the grid.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let reply = loop {
+        harness.step();
+        if let Some(mv) = harness.state().session().snapshot().expected_move {
+            break mv;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the engine never moved"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    harness.run_steps(2);
+    harness.get_by_label_contains("for the engine");
+    let (from, to) = (reply.from().expect("a from square"), reply.to());
+    harness.get_by_label_contains(&format!("sensor {from}: occupied, the engine's move"));
+    // The player makes it on the board, by clicks: it is recorded.
+    click(
+        &mut harness,
+        &format!("sensor {from}: occupied, the engine's move"),
+    );
+    wait_for(
+        &mut harness,
+        &format!("sensor {from}: move in progress, the engine's move"),
+    );
+    harness
+        .get_by_label_contains(&format!("sensor {to}: "))
+        .click();
+    harness.run_steps(2);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while harness.state().session().snapshot().game.moves.len() < 2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the engine's move was not recorded"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        harness.step();
+    }
+    assert_eq!(harness.state().session().snapshot().game.moves[1], reply);
+    click(&mut harness, "Stop the engine");
+    harness.get_by_label("Play the engine");
+}

@@ -41,6 +41,8 @@ pub struct Look {
     pub draggable: bool,
     /// What a pawn dragged to its last rank becomes.
     pub promotion: Role,
+    /// A move to show as an arrow for the player to make (the engine's).
+    pub hint: Option<Move>,
 }
 
 const DRAG_TARGET: Color32 = Color32::from_rgba_premultiplied(20, 85, 30, 120);
@@ -141,7 +143,13 @@ pub fn show(
         && let Some(from) = m.from()
     {
         let to = king_destination(m).unwrap_or(m.to());
-        draw_arrow(&painter, rect, from, to, flipped);
+        draw_arrow(&painter, rect, from, to, flipped, ARROW);
+    }
+    if let Some(m) = look.hint
+        && let Some(from) = m.from()
+    {
+        let to = king_destination(m).unwrap_or(m.to());
+        draw_arrow(&painter, rect, from, to, flipped, HINT);
     }
     painter.rect_stroke(rect, 0.0, Stroke::new(1.0, DARK), StrokeKind::Outside);
     // The dragged piece follows the pointer, over everything.
@@ -191,20 +199,28 @@ pub fn legal_move(position: &Chess, from: Square, to: Square, promotion: Role) -
 }
 
 const ARROW: Color32 = Color32::from_rgba_premultiplied(20, 110, 200, 200);
+const HINT: Color32 = Color32::from_rgba_premultiplied(220, 110, 0, 220);
 
 /// An arrow from the centre of one square to the centre of another.
-fn draw_arrow(painter: &egui::Painter, rect: Rect, from: Square, to: Square, flipped: bool) {
+fn draw_arrow(
+    painter: &egui::Painter,
+    rect: Rect,
+    from: Square,
+    to: Square,
+    flipped: bool,
+    color: Color32,
+) {
     let start = square_rect(rect, from, flipped).center();
     let end = square_rect(rect, to, flipped).center();
     let size = rect.width() / 8.0;
     let direction = (end - start).normalized();
     let head = size * 0.38;
     let shaft_end = end - direction * head;
-    painter.line_segment([start, shaft_end], Stroke::new(size * 0.14, ARROW));
+    painter.line_segment([start, shaft_end], Stroke::new(size * 0.14, color));
     let across = direction.rot90() * head * 0.6;
     painter.add(egui::Shape::convex_polygon(
         vec![end, shaft_end + across, shaft_end - across],
-        ARROW,
+        color,
         Stroke::NONE,
     ));
 }

@@ -12,6 +12,7 @@ use super::{board_view, sensor_view, timeline_panel};
 use crate::connection::Snapshot;
 use crate::recognizer::event::dead_sensor_words;
 use crate::recognizer::{BoardStatus, EventKind};
+use shakmaty::Position;
 use shakmaty::Square;
 
 pub struct BoardState<'a> {
@@ -68,6 +69,10 @@ pub fn show(
                     side,
                     draggable: session.is_live(),
                     promotion: snapshot.pending_promotion,
+                    // The engine's move, on the live position only.
+                    hint: snapshot
+                        .expected_move
+                        .filter(|_| state.viewed_ply.is_none()),
                 };
                 if let Some(mv) = board_view::show(ui, position, last_move, textures, look) {
                     out.push(AppCommand::Correct {
@@ -149,6 +154,13 @@ fn status_line(ui: &mut egui::Ui, snapshot: &Snapshot) {
         (BoardStatus::Waiting { .. }, None) => {
             ui.label(RichText::new("Move in progress…").size(18.0));
         }
+        (_, None) if snapshot.expected_move.is_some() => {
+            let words = snapshot
+                .expected_move
+                .map(|mv| engine_move_words(&snapshot.position, mv))
+                .unwrap_or_default();
+            ui.label(RichText::new(words).size(18.0).strong());
+        }
         _ => {
             let text = if snapshot.has_started {
                 " "
@@ -158,6 +170,30 @@ fn status_line(ui: &mut egui::Ui, snapshot: &Snapshot) {
             ui.label(RichText::new(text).size(18.0));
         }
     }
+}
+
+/// "Move the knight g8 to f6 for the engine".
+pub fn engine_move_words(position: &shakmaty::Chess, mv: shakmaty::Move) -> String {
+    let piece = mv
+        .from()
+        .and_then(|from| position.board().piece_at(from))
+        .map(super::pieces::piece_name)
+        .unwrap_or_default();
+    let (from, to) = match mv {
+        shakmaty::Move::Castle { king, rook } => {
+            let side = shakmaty::CastlingSide::from_king_side(king < rook);
+            let to = shakmaty::Square::from_coords(side.king_to_file(), king.rank());
+            (king, to)
+        }
+        _ => (mv.from().unwrap_or(mv.to()), mv.to()),
+    };
+    let role = piece.split(' ').next_back().unwrap_or("piece");
+    let castles = if matches!(mv, shakmaty::Move::Castle { .. }) {
+        " (castling: the rook too)"
+    } else {
+        ""
+    };
+    format!("Move the {role} {from} to {to} for the engine{castles}")
 }
 
 /// What boardsight found out about the board itself: dead sensors, a board turned round.

@@ -65,6 +65,9 @@ pub enum AppCommand {
     Pause,
     /// Enter (true) or leave the full-screen table view.
     TableView(bool),
+    /// The engine in the settings plays its side of the live game.
+    StartEngine,
+    StopEngine,
     FlipBoard,
     ToggleTheme,
     DismissNotice,

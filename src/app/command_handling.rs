@@ -9,6 +9,7 @@ use super::jobs::{Done, Job, file_name};
 use super::source::Source;
 use super::{BoardsightApp, theme};
 use crate::connection::{Command, list_ports};
+use crate::engine::Strength;
 use crate::pgn::position_code;
 use crate::recognizer::Config;
 
@@ -125,6 +126,18 @@ impl BoardsightApp {
                 self.screen.table_view = on;
                 ctx.send_viewport_cmd(egui::ViewportCommand::Fullscreen(on));
             }
+            AppCommand::StartEngine => {
+                let settings = &self.settings;
+                let side = if settings.engine_plays_black {
+                    shakmaty::Color::Black
+                } else {
+                    shakmaty::Color::White
+                };
+                let strength = Strength::Level(settings.engine_level);
+                self.session
+                    .start_engine(&settings.engine_path, side, strength);
+            }
+            AppCommand::StopEngine => session.stop_engine(),
             AppCommand::FlipBoard => self.settings.board_flipped = !self.settings.board_flipped,
             AppCommand::ToggleTheme => {
                 self.settings.dark_theme = !self.settings.dark_theme;

@@ -13,6 +13,7 @@ mod command;
 mod command_handling;
 mod connection_panel;
 mod dialogs;
+mod engine_panel;
 mod game_view;
 mod jobs;
 mod menu_bar;
@@ -245,6 +246,8 @@ impl eframe::App for BoardsightApp {
                     hand,
                 };
                 connection_panel::show(ui, &state, &screen.ports, &mut self.settings, out);
+                ui.separator();
+                engine_panel::show(ui, session, &mut self.settings, out);
             });
         egui::Panel::right("moves")
             .resizable(false)

@@ -139,6 +139,8 @@ pub struct Grid<'a> {
     pub clickable: bool,
     /// A square picked out (from the time strip's lanes).
     pub highlight: Option<Square>,
+    /// The engine's move, whose squares the player is to act on.
+    pub awaited: Option<shakmaty::Move>,
     /// Per-square counts to show as a heat map.
     pub health: Option<&'a SensorHealth>,
 }
@@ -161,12 +163,14 @@ impl<'a> Grid<'a> {
             side,
             clickable: false,
             highlight: None,
+            awaited: snapshot.expected_move,
             health: None,
         }
     }
 }
 
 const HIGHLIGHT: Color32 = Color32::from_rgb(30, 160, 255);
+const AWAITED: Color32 = Color32::from_rgb(230, 120, 0);
 
 /// Draws the grid; returns the square clicked (a virtual board lifts or places there).
 pub fn show(ui: &mut egui::Ui, grid: &Grid<'_>) -> Option<Square> {
@@ -219,6 +223,12 @@ pub fn show(ui: &mut egui::Ui, grid: &Grid<'_>) -> Option<Square> {
         if grid.highlight == Some(square) {
             painter.rect_stroke(cell, 2.0, Stroke::new(3.0, HIGHLIGHT), StrokeKind::Inside);
         }
+        let awaited = grid
+            .awaited
+            .is_some_and(|m| m.from() == Some(square) || m.to() == square);
+        if awaited {
+            painter.rect_stroke(cell, 2.0, Stroke::new(3.0, AWAITED), StrokeKind::Inside);
+        }
         let sense = if grid.clickable {
             Sense::click()
         } else {
@@ -234,6 +244,9 @@ pub fn show(ui: &mut egui::Ui, grid: &Grid<'_>) -> Option<Square> {
         }
         if grid.highlight == Some(square) {
             label.push_str(", picked out");
+        }
+        if awaited {
+            label.push_str(", the engine's move");
         }
         if square_target(ui, cell, ("sensor", square), &label, sense) {
             clicked = Some(square);

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::connection::{Command, Snapshot, Update, connect};
+use crate::engine::{EnginePlay, Strength, find_stockfish};
 use crate::pgn::autosave::{Autosave, Unfinished};
 use crate::pgn::autosaver::Autosaver;
 use crate::pgn::{PgnGame, read_games};
@@ -65,6 +66,10 @@ pub struct Session {
     /// A restored session whose files go once its game is saved again in this one.
     restored_from: Option<Unfinished>,
     restore_offer: Option<RestoreOffer>,
+    /// The engine playing one side, if one is.
+    engine: Option<EnginePlay>,
+    /// What the engine last said: its name, or its fault.
+    engine_note: String,
     /// The timeline reading the snapshot shows.
     timeline_index: Option<usize>,
     wake: Wake,
@@ -98,6 +103,8 @@ impl Session {
             autosave_due: false,
             restored_from: None,
             restore_offer,
+            engine: None,
+            engine_note: String::new(),
             timeline_index: None,
             wake,
         }
@@ -107,6 +114,7 @@ impl Session {
 
     /// Ends the current source; its autosave finishes writing.
     fn reset(&mut self, source: Source) {
+        self.engine = None;
         self.source = Source::None;
         self.finish_autosave();
         self.autosaver = None;
@@ -199,6 +207,7 @@ impl Session {
         if self.activity.is_fading() {
             next = Some(next.map_or(FADE_STEP, |n: Duration| n.min(FADE_STEP)));
         }
+        self.hear_engine();
         self.offer_autosave();
         if let Some(autosaver) = &self.autosaver {
             for problem in autosaver.problems() {
@@ -224,6 +233,9 @@ impl Session {
             Update::Snapshot(snapshot) => {
                 self.show(*snapshot);
                 self.autosave_after_moves();
+                if let Some(engine) = &mut self.engine {
+                    engine.on_snapshot(&self.snapshot);
+                }
             }
             Update::Status(status) => {
                 if let Some(live) = self.source.live_mut() {
@@ -257,6 +269,57 @@ impl Session {
             timeline.seek(index);
         }
         self.refresh_from_timeline();
+    }
+
+    // ----- the engine -----
+
+    /// Starts `path` (or Stockfish, for `stockfish`) playing `side` of the live game.
+    pub fn start_engine(&mut self, path: &str, side: shakmaty::Color, strength: Strength) {
+        self.stop_engine();
+        let found = if path.trim() == "stockfish" {
+            find_stockfish()
+        } else {
+            Some(std::path::PathBuf::from(path.trim()))
+        };
+        let Some(path) = found.filter(|p| p.is_file()) else {
+            self.notice = Some(format!(
+                "No engine at '{}' (install Stockfish, or give the path of a UCI engine).",
+                path.trim()
+            ));
+            return;
+        };
+        let mut engine = EnginePlay::start(&path, side, strength, self.wake.clone());
+        engine.on_snapshot(&self.snapshot);
+        self.engine_note = "starting…".into();
+        self.engine = Some(engine);
+    }
+
+    /// The engine leaves the game; any move it gave is no longer awaited.
+    pub fn stop_engine(&mut self) {
+        if self.engine.take().is_some() {
+            self.send(Command::Expect(None));
+            self.engine_note.clear();
+        }
+    }
+
+    pub fn engine(&self) -> Option<&EnginePlay> {
+        self.engine.as_ref()
+    }
+
+    pub fn engine_note(&self) -> &str {
+        &self.engine_note
+    }
+
+    fn hear_engine(&mut self) {
+        let (Some(engine), Some(live)) = (&mut self.engine, self.source.live()) else {
+            return;
+        };
+        for line in engine.on_replies(&live.connection, &self.snapshot) {
+            if line.starts_with("engine fault") {
+                self.notice = Some(format!("{line} (the game is kept; Play starts it again)"));
+            }
+            self.engine_note = line;
+        }
     }
 
     // ----- autosave -----

@@ -25,6 +25,12 @@ pub struct Settings {
     /// Which way round the board is set up: found from White's first move, or given.
     pub board_orientation: BoardOrientation,
     pub dark_theme: bool,
+    /// The UCI engine to play: a path, or `stockfish` to look for it.
+    pub engine_path: String,
+    /// The engine's Skill Level, 0 to 20.
+    pub engine_level: u8,
+    /// Whether the engine plays Black (else White).
+    pub engine_plays_black: bool,
 }
 
 impl Default for Settings {
@@ -36,6 +42,9 @@ impl Default for Settings {
             sensor_orientation: Orientation::default(),
             board_orientation: BoardOrientation::Auto,
             dark_theme: true,
+            engine_path: "stockfish".into(),
+            engine_level: 5,
+            engine_plays_black: true,
         }
     }
 }
@@ -113,6 +122,9 @@ mod tests {
             },
             board_orientation: BoardOrientation::Turned,
             dark_theme: false,
+            engine_path: "/usr/local/bin/lc0".into(),
+            engine_level: 12,
+            engine_plays_black: false,
         };
         assert_eq!(Settings::from_ron(&settings.to_ron()), (settings, None));
         // A file from an older version, without the newer fields.

@@ -36,6 +36,7 @@ pub fn show(
                 side,
                 draggable: session.is_live(),
                 promotion: snapshot.pending_promotion,
+                hint: snapshot.expected_move.filter(|_| viewed_ply.is_none()),
             };
             if let Some(mv) = board_view::show(ui, position, last_move, textures, look) {
                 out.push(AppCommand::Correct {
@@ -101,6 +102,12 @@ fn state_words(session: &Session) -> (String, bool) {
     }
     if matches!(snapshot.status, BoardStatus::Waiting { .. }) {
         return ("Move in progress…".into(), false);
+    }
+    if let Some(mv) = snapshot.expected_move {
+        return (
+            central_panel::engine_move_words(&snapshot.position, mv),
+            false,
+        );
     }
     if let Some(end) = session.view().end {
         return (end.to_owned(), false);

@@ -9,10 +9,9 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Color;
 
-use super::engine_play::EnginePlay;
 use super::usage_error;
 use crate::connection::{ConnectionStatus, Snapshot, Update, connect};
-use crate::engine::Strength;
+use crate::engine::{EnginePlay, Strength};
 use crate::files::write_atomically;
 use crate::pgn::{GameTags, write_game};
 use crate::protocol::Protocol;

@@ -1,6 +1,5 @@
 //! What the command-line commands do; `main.rs` only parses arguments and calls these.
 
-pub mod engine_play;
 pub mod listen;
 pub mod pgn_check;
 pub mod replay;

@@ -1,13 +1,14 @@
-//! The engine's side of a game on a serial board: when it is the engine's turn it is asked
-//! for its move, which is printed (`engine g8f6`) and then awaited on the board.
+//! The engine's side of a game on the board: when it is the engine's turn it is asked for
+//! its move, which its owner shows (the CLI prints `engine g8f6`, the app draws an arrow)
+//! and the recognizer then awaits on the board.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use shakmaty::{Color, Position};
 
+use super::{Engine, Patience, Reply, Strength};
 use crate::connection::{Command, Connection, Snapshot};
-use crate::engine::{Engine, Patience, Reply, Strength};
 use crate::recognizer::event::uci;
 
 pub struct EnginePlay {
@@ -52,6 +53,16 @@ impl EnginePlay {
         self.side
     }
 
+    /// The engine's name from its `id`, once it has started.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// Whether the engine is thinking about a move.
+    pub fn is_thinking(&self) -> bool {
+        self.asked.is_some()
+    }
+
     /// Looks at the game after a change: asks the engine when it is its turn.
     pub fn on_snapshot(&mut self, snapshot: &Snapshot) {
         let game = &snapshot.game;
@@ -72,7 +83,7 @@ impl EnginePlay {
         }
     }
 
-    /// Takes in what the engine said; returns lines to print, in the CLI's words.
+    /// Takes in what the engine said; returns what happened, in the CLI's words.
     pub fn on_replies(&mut self, connection: &Connection, current: &Snapshot) -> Vec<String> {
         let mut lines = Vec::new();
         while let Ok(reply) = self.engine.replies.try_recv() {

@@ -1,0 +1,59 @@
+//! Playing the computer: which engine, its side and level, Play and Stop, and what the
+//! engine says (its name, that it is thinking, or what went wrong).
+
+use eframe::egui;
+use egui::RichText;
+
+use super::command::AppCommand;
+use super::session::Session;
+use super::settings::Settings;
+
+pub fn show(
+    ui: &mut egui::Ui,
+    session: &Session,
+    settings: &mut Settings,
+    out: &mut Vec<AppCommand>,
+) {
+    ui.heading("Computer");
+    let playing = session.engine().is_some();
+    ui.add_enabled_ui(!playing, |ui| {
+        ui.horizontal(|ui| {
+            let label = ui.label("Engine");
+            ui.add(
+                egui::TextEdit::singleline(&mut settings.engine_path)
+                    .hint_text("stockfish, or a path")
+                    .desired_width(130.0),
+            )
+            .labelled_by(label.id);
+        });
+        ui.horizontal(|ui| {
+            ui.label("It plays");
+            ui.radio_value(&mut settings.engine_plays_black, false, "White");
+            ui.radio_value(&mut settings.engine_plays_black, true, "Black");
+        });
+        ui.add(egui::Slider::new(&mut settings.engine_level, 0..=20).text("level"));
+    });
+    ui.horizontal(|ui| {
+        if playing {
+            if ui.button("Stop the engine").clicked() {
+                out.push(AppCommand::StopEngine);
+            }
+        } else if ui
+            .add_enabled(session.is_live(), egui::Button::new("Play the engine"))
+            .on_disabled_hover_text("Needs a board: the simulated one or a serial port")
+            .clicked()
+        {
+            out.push(AppCommand::StartEngine);
+        }
+    });
+    if let Some(engine) = session.engine() {
+        let mut words = engine.player_name();
+        if engine.is_thinking() {
+            words.push_str(" is thinking…");
+        }
+        ui.label(words);
+        if !session.engine_note().is_empty() {
+            ui.label(RichText::new(session.engine_note()).small().weak());
+        }
+    }
+}

@@ -198,3 +198,33 @@ fn a_correction_dragged_on_the_board() {
         common::app::drag(harness, from, to, false);
     });
 }
+
+#[test]
+fn a_game_against_the_engine() {
+    // Stockfish's choice at a Skill Level varies from run to run: this writes the README's
+    // picture but compares no snapshot (the app's engine tests check the behaviour).
+    if !can_render() || boardsight::engine::find_stockfish().is_none() {
+        return;
+    }
+    let mut harness = common::app::app(None, None);
+    common::app::wait_for(&mut harness, "new game");
+    common::app::click(&mut harness, "Play the engine");
+    common::app::click(&mut harness, "sensor e2: occupied");
+    common::app::wait_for(&mut harness, "sensor e2: move in progress");
+    common::app::click(&mut harness, "sensor e4: empty");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while harness.state().session().snapshot().expected_move.is_none() {
+        assert!(std::time::Instant::now() < deadline, "the engine never moved");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        harness.step();
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    harness.run_steps(3);
+    harness.get_by_label_contains("for the engine");
+    if std::env::var_os("UPDATE_SCREENSHOTS").is_some() {
+        let image = harness.render().expect("rendered");
+        image
+            .save(manifest().join("screenshots").join("engine-move.png"))
+            .expect("saved");
+    }
+}

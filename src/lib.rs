@@ -4,6 +4,7 @@
 #[cfg(feature = "app")]
 pub mod app;
 pub mod cli;
+pub mod clock;
 pub mod connection;
 pub mod engine;
 pub mod files;

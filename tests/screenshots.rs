@@ -214,7 +214,10 @@ fn a_game_against_the_engine() {
     common::app::click(&mut harness, "sensor e4: empty");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while harness.state().session().snapshot().expected_move.is_none() {
-        assert!(std::time::Instant::now() < deadline, "the engine never moved");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the engine never moved"
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
         harness.step();
     }

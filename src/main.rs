@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use boardsight::cli;
+use boardsight::clock::TimeControl;
 use boardsight::engine::{Strength, find_stockfish};
 use boardsight::protocol::Protocol;
 use boardsight::recognizer::BoardOrientation;
@@ -101,6 +102,9 @@ enum Command {
         /// A fixed node count per move, on one thread: the same moves every time.
         #[arg(long, group = "strength")]
         nodes: Option<u64>,
+        /// A chess clock: minutes + seconds per move (5+3), or a delay (5+3d).
+        #[arg(long, value_name = "MIN+INC")]
+        clock: Option<TimeControl>,
     },
 }
 
@@ -181,7 +185,9 @@ fn main() -> ExitCode {
             level,
             elo,
             nodes,
+            clock,
         }) => cli::listen::run(cli::listen::Options {
+            clock,
             engine: match engine_choice(engine, engine_plays, level, elo, nodes) {
                 Ok(choice) => choice,
                 Err(message) => return cli::usage_error(&message),

@@ -126,6 +126,7 @@ fn stockfish_plays_black_through_the_board_and_a_wrong_move_is_refused() {
             "--nodes",
             "300",
         ])
+        .args(["--clock", "5+3"])
         .arg("--port")
         .arg(&port)
         .arg("--pgn")
@@ -219,4 +220,27 @@ fn stockfish_plays_black_through_the_board_and_a_wrong_move_is_refused() {
     assert!(game.tags.black.contains("Stockfish"), "{}", game.tags.black);
     assert!(game.tags.black.contains("300 nodes"), "{}", game.tags.black);
     assert!(refused_once);
+    // The clock: the time control, and each mover's time after every move.
+    let pgn_text = String::from_utf8_lossy(&text);
+    assert!(pgn_text.contains("[TimeControl \"300+3\"]"), "{pgn_text}");
+    assert_eq!(game.comments.len(), played.len(), "{pgn_text}");
+    for (ply, comment) in &game.comments {
+        let clk = comment
+            .trim()
+            .strip_prefix("[%clk ")
+            .and_then(|c| c.strip_suffix(']'))
+            .unwrap_or_else(|| panic!("ply {ply}: '{comment}'"));
+        let parts: Vec<u64> = clk
+            .split(':')
+            .map(|p| p.parse().expect("a number"))
+            .collect();
+        let seconds = parts[0] * 3600 + parts[1] * 60 + parts[2];
+        // At most five minutes plus the increments of the mover's moves so far; no one
+        // used four minutes here.
+        let movers_moves = (*ply as u64).div_ceil(2);
+        assert!(
+            (60..=300 + 3 * movers_moves).contains(&seconds),
+            "ply {ply}: {clk}"
+        );
+    }
 }

@@ -332,3 +332,36 @@ fn a_chess960_game_reads_from_its_fen_with_its_own_castling() {
     assert_eq!(board.piece_at(Square::G1), white(shakmaty::Role::King));
     assert_eq!(board.piece_at(Square::F1), white(shakmaty::Role::Rook));
 }
+
+#[test]
+fn clock_comments_are_never_broken_across_lines_and_read_back() {
+    let game = boardsight::recognizer::GameRecord::from_uci(
+        shakmaty::Chess::default(),
+        [
+            "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7", "f1e1",
+            "b7b5", "a4b3", "d7d6", "c2c3", "e8g8",
+        ],
+    )
+    .expect("legal moves");
+    let comments: Vec<(usize, String)> = (1..=game.moves.len())
+        .map(|ply| (ply, format!("[%clk 0:04:{:02}]", 59 - ply)))
+        .collect();
+    let text = boardsight::pgn::write_game_with_comments(
+        &game,
+        &boardsight::pgn::GameTags::default(),
+        &comments,
+    );
+    // Every clock command opens and closes on the same line of the movetext.
+    for line in text.lines().filter(|l| !l.starts_with('[')) {
+        assert!(line.len() <= 80, "{line}");
+        assert_eq!(
+            line.matches("[%clk ").count(),
+            line.matches(']').count(),
+            "{line}"
+        );
+    }
+    let back = boardsight::pgn::read_games(text.as_bytes())
+        .remove(0)
+        .expect("reads back");
+    assert_eq!(back.comments, comments);
+}

@@ -1,5 +1,5 @@
 //! `boardsight listen --port DEV --protocol P [--record LOG] [--pgn OUT] [--idle-exit SECS]
-//! [--engine PATH --engine-plays white|black [--level L | --elo E | --nodes N]]`
+//! [--engine PATH --engine-plays white|black [--level L | --elo E | --nodes N]] [--clock MIN+INC]`
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -10,10 +10,11 @@ use std::time::{Duration, Instant};
 use shakmaty::Color;
 
 use super::usage_error;
+use crate::clock::{Clock, ClockTime, FlagResult, TimeControl};
 use crate::connection::{ConnectionStatus, Snapshot, Update, connect};
 use crate::engine::{EnginePlay, Strength};
 use crate::files::write_atomically;
-use crate::pgn::{GameTags, write_game};
+use crate::pgn::{GameTags, write_game, write_game_with_comments};
 use crate::protocol::Protocol;
 use crate::reading::{Reading, TimedReading};
 use crate::recognizer::{BoardOrientation, Config, EventKind, GameRecord};
@@ -29,6 +30,8 @@ pub struct Options<'a> {
     pub orientation: BoardOrientation,
     /// An engine to play one side: its path, its side and its strength.
     pub engine: Option<(std::path::PathBuf, Color, Strength)>,
+    /// A chess clock for the games.
+    pub clock: Option<TimeControl>,
 }
 
 pub fn run(options: Options<'_>) -> ExitCode {
@@ -57,7 +60,11 @@ pub fn run(options: Options<'_>) -> ExitCode {
         orientation: options.orientation,
         ..Config::default()
     };
+    // The worker's times count from about now: the clock's flag is checked against it.
+    let started = Instant::now();
     let connection = connect(options.port, options.protocol, config, Arc::new(|| {}));
+    let mut clocks: Vec<Clock> = Vec::new();
+    let mut flag_told = false;
     let mut engine = options
         .engine
         .as_ref()
@@ -71,6 +78,14 @@ pub fn run(options: Options<'_>) -> ExitCode {
     while !stop.load(Ordering::Relaxed) {
         if idle_limit.is_some_and(|limit| last_change.elapsed() >= limit) {
             break;
+        }
+        if let (Some(clock), Some(snapshot)) = (clocks.last(), &latest)
+            && !flag_told
+            && let Some((color, result)) =
+                clock.flag(&snapshot.position, started.elapsed().as_millis() as u64)
+        {
+            flag_told = true;
+            println!("{}", flag_words(color, result));
         }
         if let (Some(engine), Some(snapshot)) = (&mut engine, &latest) {
             for line in engine.on_replies(&connection, snapshot) {
@@ -100,6 +115,23 @@ pub fn run(options: Options<'_>) -> ExitCode {
                     if let EventKind::NewGame { fen } = &event.kind {
                         first_mover = crate::parse_fen(fen)
                             .map_or(Color::White, |p| shakmaty::Position::turn(&p));
+                        if let Some(control) = options.clock {
+                            let mut clock = Clock::new(control, first_mover);
+                            clock.start(event.t);
+                            // A start told again before any move is the same game.
+                            if clocks.last().is_some_and(|c| c.plies() == 0) {
+                                clocks.pop();
+                            }
+                            clocks.push(clock);
+                            flag_told = false;
+                        }
+                    }
+                    if let Some(clock) = clocks.last_mut() {
+                        match event.kind {
+                            EventKind::Move { ply, .. } => clock.moved(ply, event.t),
+                            EventKind::TakenBack { ply, .. } => clock.taken_back(ply - 1, event.t),
+                            _ => {}
+                        }
                     }
                     if let Some(line) = describe(&event.kind, first_mover) {
                         println!("{line}");
@@ -127,7 +159,27 @@ pub fn run(options: Options<'_>) -> ExitCode {
                 Color::Black => tags.black = engine.player_name(),
             }
         }
-        let text: String = games.iter().map(|g| write_game(g, &tags)).collect();
+        // The clocks started with the games: the last clock is the last game's, and so on.
+        let text: String = games
+            .iter()
+            .enumerate()
+            .map(|(i, _)| {
+                let from_end = games.len() - i;
+                clocks
+                    .len()
+                    .checked_sub(from_end)
+                    .and_then(|c| clocks.get(c))
+            })
+            .zip(&games)
+            .map(|(clock, game)| match clock {
+                Some(clock) => write_game_with_comments(
+                    game,
+                    &clocked_tags(&tags, clock),
+                    &clock_comments(game, clock),
+                ),
+                None => write_game(game, &tags),
+            })
+            .collect();
         if let Err(e) = write_atomically(path, text.as_bytes()) {
             eprintln!("boardsight: {}: {e}", path.display());
             failed = true;
@@ -190,6 +242,35 @@ fn describe(kind: &EventKind, first_mover: Color) -> Option<String> {
             return None;
         }
     })
+}
+
+/// The tags with the clock's `TimeControl`.
+fn clocked_tags(tags: &GameTags, clock: &Clock) -> GameTags {
+    let mut tags = tags.clone();
+    tags.extra
+        .push(("TimeControl".into(), clock.control().pgn_tag()));
+    tags
+}
+
+/// `[%clk h:mm:ss]` after every move: the mover's time left, as lichess writes it.
+fn clock_comments(game: &GameRecord, clock: &Clock) -> Vec<(usize, String)> {
+    (1..=game.moves.len())
+        .filter_map(|ply| Some((ply, format!("[%clk {}]", ClockTime(clock.after(ply)?)))))
+        .collect()
+}
+
+fn flag_words(color: Color, result: FlagResult) -> String {
+    let side = match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    };
+    match (result, color) {
+        (FlagResult::Draw, _) => {
+            format!("flag: {side}'s time is up, but the other side cannot mate: 1/2-1/2")
+        }
+        (FlagResult::Lost, Color::White) => format!("flag: {side}'s time is up: 0-1"),
+        (FlagResult::Lost, Color::Black) => format!("flag: {side}'s time is up: 1-0"),
+    }
 }
 
 fn status_text(status: &ConnectionStatus) -> String {

@@ -156,10 +156,10 @@ pub fn write_game_with_comments(
         for (_, text) in comments.iter().filter(|(after, _)| *after == ply) {
             // `}` would end the comment early.
             let text = text.replace('}', ")");
-            let mut words = text.split_whitespace();
+            let mut words = comment_words(&text).into_iter();
             if let Some(first) = words.next() {
                 tokens.push(format!("{{{first}"));
-                tokens.extend(words.map(str::to_owned));
+                tokens.extend(words);
                 if let Some(last) = tokens.last_mut() {
                     last.push('}');
                 }
@@ -199,6 +199,29 @@ pub fn write_game_with_comments(
     }
     out.push_str("\n\n");
     out
+}
+
+/// A comment's words for wrapping lines; a command such as `[%clk 0:05:17]` stays whole,
+/// for readers that take it apart.
+fn comment_words(text: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let mut in_command = false;
+    for word in text.split_whitespace() {
+        match words.last_mut() {
+            Some(last) if in_command => {
+                last.push(' ');
+                last.push_str(word);
+            }
+            _ => words.push(word.to_owned()),
+        }
+        if word.starts_with("[%") {
+            in_command = true;
+        }
+        if word.ends_with(']') {
+            in_command = false;
+        }
+    }
+    words
 }
 
 /// Tag names are letters, digits and underscores; anything else would break the file.

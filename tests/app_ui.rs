@@ -500,6 +500,17 @@ fn the_engine_plays_black_on_the_simulated_board_by_clicks() {
         harness.step();
     }
     assert_eq!(harness.state().session().snapshot().game.moves[1], reply);
+    // Undo goes back to the player's move: the engine's reply and 1. e4 both.
+    click(&mut harness, "Undo");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !harness.state().session().snapshot().game.moves.is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "Undo left moves behind"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        harness.step();
+    }
     click(&mut harness, "Stop the engine");
     harness.get_by_label("Play the engine");
 }

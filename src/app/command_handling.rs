@@ -12,11 +12,23 @@ use crate::connection::{Command, list_ports};
 use crate::engine::Strength;
 use crate::pgn::position_code;
 use crate::recognizer::Config;
+use shakmaty::Position;
 
 impl BoardsightApp {
     pub(super) fn run_command(&mut self, ctx: &egui::Context, command: AppCommand) {
         let session = &mut self.session;
         match command {
+            AppCommand::Board(Command::Undo) => {
+                // Against the engine, Undo goes back to the player's last move: past the
+                // engine's reply too, when it has been made.
+                let times = match session.engine() {
+                    Some(engine) if session.snapshot().position.turn() != engine.side() => 2,
+                    _ => 1,
+                };
+                for _ in 0..times.min(session.snapshot().game.moves.len().max(1)) {
+                    session.send(Command::Undo);
+                }
+            }
             AppCommand::Board(command) => session.send(command),
             AppCommand::Correct { ply, mv } => {
                 session.send(Command::Correct { ply, mv });

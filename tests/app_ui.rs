@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use boardsight::app::AppCommand;
 use boardsight::pgn::autosave::Autosave;
-use common::app::{click, click_at, drag, wait_for};
+use common::app::{click, click_at, drag, play_e4, wait_for};
 use eframe::egui;
 use egui_kittest::kittest::{NodeT, Queryable};
 
@@ -40,11 +40,7 @@ fn the_board_squares_are_labelled_for_screen_readers() {
 fn playing_on_the_simulated_board_shows_the_move_and_flags_illegal_states() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = app(None, dir.path());
-    wait_for(&mut harness, "new game");
-    click(&mut harness, "sensor e2: occupied");
-    wait_for(&mut harness, "sensor e2: move in progress");
-    click(&mut harness, "sensor e4: empty");
-    wait_for(&mut harness, "e4: white pawn");
+    play_e4(&mut harness);
     harness.get_by_label("e4");
     harness.get_by_label("e2: empty");
     // Two black pawns picked up and put down where no move takes them.
@@ -379,11 +375,7 @@ fn a_position_code_sets_the_board_up_and_the_shown_position_copies_as_one() {
 fn a_misread_move_is_corrected_by_dragging_the_right_one_in_the_table_view() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = app(None, dir.path());
-    wait_for(&mut harness, "new game");
-    click(&mut harness, "sensor e2: occupied");
-    wait_for(&mut harness, "sensor e2: move in progress");
-    click(&mut harness, "sensor e4: empty");
-    wait_for(&mut harness, "e4: white pawn");
+    play_e4(&mut harness);
     // Say the player had played d4: from the table view, without a keyboard.
     click(&mut harness, "Table view");
     click(&mut harness, "Correct the last move");
@@ -424,11 +416,7 @@ fn a_misread_move_is_corrected_by_dragging_the_right_one_in_the_table_view() {
 fn redo_is_offered_after_undo_and_brings_the_move_back() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = app(None, dir.path());
-    wait_for(&mut harness, "new game");
-    click(&mut harness, "sensor e2: occupied");
-    wait_for(&mut harness, "sensor e2: move in progress");
-    click(&mut harness, "sensor e4: empty");
-    wait_for(&mut harness, "e4: white pawn");
+    play_e4(&mut harness);
     assert!(harness.get_by_label("Redo").accesskit_node().is_disabled());
     click(&mut harness, "Undo");
     wait_for(&mut harness, "e2: white pawn");
@@ -445,21 +433,14 @@ fn redo_is_offered_after_undo_and_brings_the_move_back() {
 
 #[test]
 fn the_engine_plays_black_on_the_simulated_board_by_clicks() {
-    let Some(_) = boardsight::engine::find_stockfish() else {
-        assert!(
-            std::env::var_os("BOARDSIGHT_REQUIRE_ENGINE").is_none(),
-            "stockfish is not installed (apt-get install stockfish)"
-        );
-        eprintln!("skipped: no stockfish");
+    if common::stockfish_or_skip().is_none() {
         return;
-    };
+    }
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = app(None, dir.path());
     wait_for(&mut harness, "new game");
     click(&mut harness, "Play the engine");
-    click(&mut harness, "sensor e2: occupied");
-    wait_for(&mut harness, "sensor e2: move in progress");
-    click(&mut harness, "sensor e4: empty");
+    play_e4(&mut harness);
     // The engine answers: its move is named, drawn, and its squares marked on the grid.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     let reply = loop {

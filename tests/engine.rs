@@ -3,12 +3,14 @@
 //! Stockfish itself where it is installed (`.ci/run` installs it and requires it).
 #![cfg(unix)]
 
+mod common;
+
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use boardsight::engine::{Engine, EngineFault, Patience, Reply, Strength, find_stockfish};
+use boardsight::engine::{Engine, EngineFault, Patience, Reply, Strength};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
 
@@ -154,12 +156,7 @@ fn an_engine_that_is_not_there_says_where_it_was_looked_for() {
 
 #[test]
 fn stockfish_plays_a_legal_game_at_a_fixed_node_count() {
-    let Some(path) = find_stockfish() else {
-        assert!(
-            std::env::var_os("BOARDSIGHT_REQUIRE_ENGINE").is_none(),
-            "stockfish is not installed (apt-get install stockfish)"
-        );
-        eprintln!("skipped: no stockfish (apt-get install stockfish)");
+    let Some(path) = common::stockfish_or_skip() else {
         return;
     };
     let engine = Engine::start(

@@ -4,6 +4,8 @@
 //! White. The PGN written on exit holds exactly the moves made, with the engine named.
 #![cfg(unix)]
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -11,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
-use boardsight::engine::{Engine, Patience, Reply, Strength, find_stockfish};
+use boardsight::engine::{Engine, Patience, Reply, Strength};
 use boardsight::pgn::read_games;
 use boardsight::protocol::Protocol;
 use boardsight::recognizer::event::uci;
@@ -100,12 +102,7 @@ fn line_starting(lines: &Receiver<String>, prefix: &str, seen: &mut Vec<String>)
 
 #[test]
 fn stockfish_plays_black_through_the_board_and_a_wrong_move_is_refused() {
-    let Some(stockfish) = find_stockfish() else {
-        assert!(
-            std::env::var_os("BOARDSIGHT_REQUIRE_ENGINE").is_none(),
-            "stockfish is not installed (apt-get install stockfish)"
-        );
-        eprintln!("skipped: no stockfish");
+    let Some(stockfish) = common::stockfish_or_skip() else {
         return;
     };
     let dir = tempfile::tempdir().expect("temp dir");

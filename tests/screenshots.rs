@@ -185,11 +185,7 @@ fn sensor_health_on_a_bouncing_board() {
 fn a_correction_dragged_on_the_board() {
     // On the simulated board after 1. e4: Black's e-pawn dragged, its targets marked.
     render("drag-correction", None, |harness| {
-        common::app::wait_for(harness, "new game");
-        common::app::click(harness, "sensor e2: occupied");
-        common::app::wait_for(harness, "sensor e2: move in progress");
-        common::app::click(harness, "sensor e4: empty");
-        common::app::wait_for(harness, "e4: white pawn");
+        common::app::play_e4(harness);
         // Flashes fade and the reading rate falls to nothing: the picture is the same each run.
         std::thread::sleep(std::time::Duration::from_millis(1200));
         harness.run_steps(2);
@@ -209,9 +205,7 @@ fn a_game_against_the_engine() {
     let mut harness = common::app::app(None, None);
     common::app::wait_for(&mut harness, "new game");
     common::app::click(&mut harness, "Play the engine");
-    common::app::click(&mut harness, "sensor e2: occupied");
-    common::app::wait_for(&mut harness, "sensor e2: move in progress");
-    common::app::click(&mut harness, "sensor e4: empty");
+    common::app::play_e4(&mut harness);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while harness.state().session().snapshot().expected_move.is_none() {
         assert!(

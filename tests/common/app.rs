@@ -102,3 +102,12 @@ pub fn drag(
         harness.run_steps(2);
     }
 }
+
+/// 1. e4 by clicks on the simulated board's sensor grid, once the board is ready.
+pub fn play_e4(harness: &mut Harness<'_, BoardsightApp>) {
+    wait_for(harness, "new game");
+    click(harness, "sensor e2: occupied");
+    wait_for(harness, "sensor e2: move in progress");
+    click(harness, "sensor e4: empty");
+    wait_for(harness, "e4: white pawn");
+}

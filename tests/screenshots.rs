@@ -63,6 +63,23 @@ fn can_render() -> bool {
     available
 }
 
+/// Renders the app on the start of a recorded session, up to `until_ms`.
+fn render_until(
+    name: &str,
+    source: &str,
+    until_ms: u64,
+    act: impl FnOnce(&mut Harness<'static, BoardsightApp>),
+) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = cut_log(
+        source,
+        |l| l.starts_with('#') || time_of(l) <= until_ms,
+        dir.path(),
+        &format!("{name}.log"),
+    );
+    render(name, Some(log), act);
+}
+
 /// Renders the app on `log` (the simulated board without one), after `act` has done what
 /// a user would.
 fn render(
@@ -90,56 +107,43 @@ fn render(
 
 #[test]
 fn a_game_in_play() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let log = cut_log(
+    render_until(
+        "game-in-play",
         "tests/corpus/t1-change-000.log",
-        |l| l.starts_with('#') || time_of(l) <= 120_000,
-        dir.path(),
-        "club-game.log",
+        120_000,
+        |_| {},
     );
-    render("game-in-play", Some(log), |_| {});
 }
 
 #[test]
 fn the_illegal_state_banner() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let log = cut_log(
-        "tests/logs/illegal.log",
-        |l| l.starts_with('#') || time_of(l) <= 2300,
-        dir.path(),
-        "illegal.log",
-    );
-    render("illegal-banner", Some(log), |_| {});
+    render_until("illegal-banner", "tests/logs/illegal.log", 2300, |_| {});
 }
 
 #[test]
 fn the_promotion_picker() {
-    let dir = tempfile::tempdir().expect("temp dir");
     // Black underpromotes to a rook (g1=R), chosen by a click after the move.
-    let log = cut_log(
+    render_until(
+        "promotion-picker",
         "tests/corpus/t1-change-003.log",
-        |l| l.starts_with('#') || time_of(l) <= 541_000,
-        dir.path(),
-        "promotion.log",
+        541_000,
+        |_| {},
     );
-    render("promotion-picker", Some(log), |_| {});
 }
 
 #[test]
 fn the_debugging_timeline() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let log = cut_log(
+    render_until(
+        "debugging-timeline",
         "tests/corpus/t2-change-000.log",
-        |l| l.starts_with('#') || time_of(l) <= 70_000,
-        dir.path(),
-        "misread.log",
+        70_000,
+        |harness| {
+            for _ in 0..3 {
+                harness.get_by_label("Step back").click();
+                harness.run_steps(2);
+            }
+        },
     );
-    render("debugging-timeline", Some(log), |harness| {
-        for _ in 0..3 {
-            harness.get_by_label("Step back").click();
-            harness.run_steps(2);
-        }
-    });
 }
 
 #[test]
@@ -157,19 +161,17 @@ fn a_dead_sensor_worked_around() {
 
 #[test]
 fn the_table_view() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let log = cut_log(
+    render_until(
+        "table-view",
         "tests/corpus/t1-change-000.log",
-        |l| l.starts_with('#') || time_of(l) <= 120_000,
-        dir.path(),
-        "club-game.log",
+        120_000,
+        |harness| {
+            harness
+                .state_mut()
+                .push_command(AppCommand::TableView(true));
+            harness.run_steps(2);
+        },
     );
-    render("table-view", Some(log), |harness| {
-        harness
-            .state_mut()
-            .push_command(AppCommand::TableView(true));
-        harness.run_steps(2);
-    });
 }
 
 #[test]

@@ -17,60 +17,14 @@ use boardsight::engine::{Engine, Patience, Reply, Strength};
 use boardsight::pgn::read_games;
 use boardsight::protocol::Protocol;
 use boardsight::recognizer::event::uci;
-use boardsight::sim::Action;
 use boardsight::sim::pty::serve_live;
+use boardsight::sim::{Action, HandStyle, move_actions};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingSide, Chess, Color, Move, Position, Square};
+use shakmaty::{Chess, Color, Move, Position};
 
 /// The lifts and places a hand makes for `mv` in `position`.
 fn hand(position: &Chess, mv: Move) -> Vec<Action> {
-    let board = position.board();
-    match mv {
-        Move::Castle { king, rook } => {
-            let side = CastlingSide::from_king_side(king < rook);
-            let rank = king.rank();
-            let king_to = Square::from_coords(side.king_to_file(), rank);
-            let rook_to = Square::from_coords(side.rook_to_file(), rank);
-            let (Some(k), Some(r)) = (board.piece_at(king), board.piece_at(rook)) else {
-                panic!("castling without its pieces");
-            };
-            vec![
-                Action::Lift(king),
-                Action::Lift(rook),
-                Action::Place(king_to, k),
-                Action::Place(rook_to, r),
-            ]
-        }
-        Move::EnPassant { from, to } => {
-            let victim = Square::from_coords(to.file(), from.rank());
-            let pawn = board.piece_at(from).expect("the pawn");
-            vec![
-                Action::Lift(victim),
-                Action::Lift(from),
-                Action::Place(to, pawn),
-            ]
-        }
-        Move::Normal {
-            from,
-            to,
-            capture,
-            promotion,
-            ..
-        } => {
-            let mut piece = board.piece_at(from).expect("the mover");
-            if let Some(role) = promotion {
-                piece.role = role;
-            }
-            let mut actions = Vec::new();
-            if capture.is_some() {
-                actions.push(Action::Lift(to));
-            }
-            actions.push(Action::Lift(from));
-            actions.push(Action::Place(to, piece));
-            actions
-        }
-        Move::Put { .. } => panic!("no drops in chess"),
-    }
+    move_actions(position, mv, &HandStyle::default())
 }
 
 fn perform(actions: &Sender<Action>, list: Vec<Action>) {

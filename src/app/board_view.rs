@@ -250,7 +250,7 @@ fn square_response(
 }
 
 /// Castling is stored king-takes-rook; show the king's landing square too.
-fn king_destination(m: Move) -> Option<Square> {
+pub fn king_destination(m: Move) -> Option<Square> {
     match m {
         Move::Castle { king, rook } => {
             let side = shakmaty::CastlingSide::from_king_side(king < rook);

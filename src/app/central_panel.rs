@@ -179,14 +179,8 @@ pub fn engine_move_words(position: &shakmaty::Chess, mv: shakmaty::Move) -> Stri
         .and_then(|from| position.board().piece_at(from))
         .map(super::pieces::piece_name)
         .unwrap_or_default();
-    let (from, to) = match mv {
-        shakmaty::Move::Castle { king, rook } => {
-            let side = shakmaty::CastlingSide::from_king_side(king < rook);
-            let to = shakmaty::Square::from_coords(side.king_to_file(), king.rank());
-            (king, to)
-        }
-        _ => (mv.from().unwrap_or(mv.to()), mv.to()),
-    };
+    let from = mv.from().unwrap_or(mv.to());
+    let to = board_view::king_destination(mv).unwrap_or(mv.to());
     let role = piece.split(' ').next_back().unwrap_or("piece");
     let castles = if matches!(mv, shakmaty::Move::Castle { .. }) {
         " (castling: the rook too)"

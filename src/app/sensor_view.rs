@@ -223,9 +223,11 @@ pub fn show(ui: &mut egui::Ui, grid: &Grid<'_>) -> Option<Square> {
         if grid.highlight == Some(square) {
             painter.rect_stroke(cell, 2.0, Stroke::new(3.0, HIGHLIGHT), StrokeKind::Inside);
         }
-        let awaited = grid
-            .awaited
-            .is_some_and(|m| m.from() == Some(square) || m.to() == square);
+        let awaited = grid.awaited.is_some_and(|m| {
+            m.from() == Some(square)
+                || m.to() == square
+                || super::board_view::king_destination(m) == Some(square)
+        });
         if awaited {
             painter.rect_stroke(cell, 2.0, Stroke::new(3.0, AWAITED), StrokeKind::Inside);
         }

@@ -98,6 +98,16 @@ fn pick(rng: &mut fastrand::Rng, squares: shakmaty::Bitboard) -> Option<Square> 
         .flatten()
 }
 
+/// The lifts and places of one move as `style`'s hands make it, the same each time.
+pub fn move_actions(position: &Chess, m: Move, style: &HandStyle) -> Vec<Action> {
+    hand_steps(
+        position,
+        m,
+        style,
+        &mut fastrand::Rng::with_seed(style.seed),
+    )
+}
+
 /// The lifts and places of one move.
 fn hand_steps(
     position: &Chess,

@@ -11,4 +11,4 @@ pub mod sample;
 
 pub use board::PhysicalBoard;
 pub use device::{Device, Script};
-pub use hands::{Action, HandStyle, script_games};
+pub use hands::{Action, HandStyle, move_actions, script_games};

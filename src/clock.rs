@@ -9,6 +9,9 @@ use shakmaty::{Chess, Color, Position};
 
 use crate::reading::Millis;
 
+mod games;
+pub use games::{GameClock, GameClocks, flag_words};
+
 /// How time is added for a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bonus {

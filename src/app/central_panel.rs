@@ -8,7 +8,8 @@ use super::command::AppCommand;
 use super::pieces::PieceTextures;
 use super::session::Session;
 use super::time_strip::{StripState, TimeRange};
-use super::{board_view, sensor_view, timeline_panel};
+use super::{board_view, clock_view, sensor_view, timeline_panel};
+use crate::clock::flag_words;
 use crate::connection::Snapshot;
 use crate::recognizer::event::dead_sensor_words;
 use crate::recognizer::{BoardStatus, EventKind};
@@ -44,6 +45,13 @@ pub fn show(
     }
     let snapshot = session.snapshot();
     status_line(ui, snapshot);
+    let clock_face = session.clock_face(std::time::Instant::now());
+    if let Some(face) = clock_face {
+        clock_view::show(ui, face, 26.0, state.flipped);
+        if let Some((color, result)) = face.flag {
+            ui.colored_label(WARNING, RichText::new(flag_words(color, result)).size(18.0));
+        }
+    }
     let (position, last_move) = session.view().at(state.viewed_ply);
     let recording = session.source().timeline();
     let available = ui.available_size();

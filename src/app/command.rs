@@ -68,6 +68,8 @@ pub enum AppCommand {
     /// The engine in the settings plays its side of the live game.
     StartEngine,
     StopEngine,
+    /// Play live games on this clock, or on none.
+    SetClock(Option<crate::clock::TimeControl>),
     FlipBoard,
     ToggleTheme,
     DismissNotice,

@@ -1,6 +1,8 @@
 //! Every `AppCommand` is carried out here, after the UI pass, and every finished file job
 //! is taken in here: the one place the app changes what it shows and records.
 
+use std::time::Instant;
+
 use eframe::egui;
 use shakmaty::Chess;
 
@@ -109,13 +111,8 @@ impl BoardsightApp {
             }
             AppCommand::LoadPgn(path) => self.jobs.run(Job::ListPgn(path)),
             AppCommand::SavePgn(path) => {
-                let snapshot = session.snapshot();
-                let games = if snapshot.games.is_empty() {
-                    vec![snapshot.game.clone()]
-                } else {
-                    snapshot.games.clone()
-                };
-                self.jobs.run(Job::SavePgn { path, games });
+                let (text, plies) = session.pgn();
+                self.jobs.run(Job::SavePgn { path, text, plies });
             }
             AppCommand::DemoFromPgn(path) => self.jobs.run(Job::ReadDemoGames(path)),
             AppCommand::ContinueListed(index) => self.continue_listed(index),
@@ -150,6 +147,7 @@ impl BoardsightApp {
                     .start_engine(&settings.engine_path, side, strength);
             }
             AppCommand::StopEngine => session.stop_engine(),
+            AppCommand::SetClock(control) => session.set_clock(control, Instant::now()),
             AppCommand::FlipBoard => self.settings.board_flipped = !self.settings.board_flipped,
             AppCommand::ToggleTheme => {
                 self.settings.dark_theme = !self.settings.dark_theme;

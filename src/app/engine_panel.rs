@@ -7,6 +7,7 @@ use egui::RichText;
 use super::command::AppCommand;
 use super::session::Session;
 use super::settings::Settings;
+use crate::clock::TimeControl;
 
 pub fn show(
     ui: &mut egui::Ui,
@@ -46,6 +47,7 @@ pub fn show(
             out.push(AppCommand::StartEngine);
         }
     });
+    clock_settings(ui, session, settings, out);
     if let Some(engine) = session.engine() {
         let mut words = engine.player_name();
         if engine.is_thinking() {
@@ -55,5 +57,48 @@ pub fn show(
         if !session.engine_note().is_empty() {
             ui.label(RichText::new(session.engine_note()).small().weak());
         }
+    }
+}
+
+/// The clock: its time control, and whether live games are played on it.
+fn clock_settings(
+    ui: &mut egui::Ui,
+    session: &Session,
+    settings: &mut Settings,
+    out: &mut Vec<AppCommand>,
+) {
+    let parsed = settings.time_control.parse::<TimeControl>();
+    ui.horizontal(|ui| {
+        let running = session.clocks().control().is_some();
+        let mut on = running;
+        let toggle = ui
+            .add_enabled(
+                parsed.is_ok() || running,
+                egui::Checkbox::new(&mut on, "Clock"),
+            )
+            .on_hover_text("Each side's time runs on its turn; a move stops it.");
+        if toggle.changed() {
+            settings.clock_on = on;
+            out.push(AppCommand::SetClock(if on {
+                parsed.clone().ok()
+            } else {
+                None
+            }));
+        }
+        ui.add_enabled_ui(!running, |ui| {
+            ui.add(
+                egui::TextEdit::singleline(&mut settings.time_control)
+                    .hint_text("5+3")
+                    .desired_width(60.0),
+            )
+            .on_hover_text("Minutes + seconds per move (5+3d for a delay)");
+        });
+    });
+    if let Err(e) = parsed {
+        ui.label(
+            RichText::new(e.to_string())
+                .small()
+                .color(super::central_panel::WARNING),
+        );
     }
 }

@@ -10,7 +10,7 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 
 use crate::files::write_atomically;
-use crate::pgn::{GameTags, PgnError, PgnFile, write_game};
+use crate::pgn::{PgnError, PgnFile};
 use crate::reading::TimedReading;
 use crate::recognizer::{Config, GameRecord};
 use crate::sensorlog;
@@ -25,9 +25,11 @@ pub enum Job {
     ReadDemoGames(PathBuf),
     /// Read a sensor log and replay it into a timeline standing at its end.
     OpenRecording { path: PathBuf, config: Config },
+    /// Write the session's games, already in PGN.
     SavePgn {
         path: PathBuf,
-        games: Vec<GameRecord>,
+        text: String,
+        plies: usize,
     },
     SaveLog {
         path: PathBuf,
@@ -92,15 +94,10 @@ impl Job {
                 }
                 Err(e) => Done::Failed(e.to_string()),
             },
-            Job::SavePgn { path, games } => {
-                let tags = GameTags::default();
-                let text: String = games.iter().map(|g| write_game(g, &tags)).collect();
-                let plies = games.iter().map(|g| g.moves.len()).sum();
-                match write_atomically(&path, text.as_bytes()) {
-                    Ok(()) => Done::PgnSaved { path, plies },
-                    Err(e) => failed(&path, e),
-                }
-            }
+            Job::SavePgn { path, text, plies } => match write_atomically(&path, text.as_bytes()) {
+                Ok(()) => Done::PgnSaved { path, plies },
+                Err(e) => failed(&path, e),
+            },
             Job::SaveLog { path, readings } => {
                 let mut bytes = Vec::new();
                 let written = sensorlog::write(&mut bytes, &readings)

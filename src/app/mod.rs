@@ -9,6 +9,7 @@
 mod activity;
 mod board_view;
 mod central_panel;
+mod clock_view;
 mod command;
 mod command_handling;
 mod connection_panel;
@@ -139,6 +140,10 @@ impl BoardsightApp {
         };
         app.run_command(&ctx, AppCommand::RefreshPorts);
         app.run_command(&ctx, first);
+        if app.settings.clock_on {
+            let control = app.settings.time_control.parse().ok();
+            app.run_command(&ctx, AppCommand::SetClock(control));
+        }
         app
     }
 

@@ -5,13 +5,16 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use shakmaty::Position;
+
+use crate::clock::{FlagResult, GameClocks, TimeControl, flag_words};
 use crate::connection::{Command, Snapshot, Update, connect};
 use crate::engine::{EnginePlay, Strength, find_stockfish};
 use crate::pgn::autosave::{Autosave, Unfinished};
 use crate::pgn::autosaver::Autosaver;
-use crate::pgn::{PgnGame, read_games};
+use crate::pgn::{GameTags, PgnGame, read_games, write_game_with_comments};
 use crate::protocol::Protocol;
-use crate::reading::{Orientation, TimedReading};
+use crate::reading::{Millis, Orientation, TimedReading};
 use crate::recognizer::health::SensorHealth;
 use crate::recognizer::{Config, EventKind, Recognizer};
 
@@ -44,6 +47,9 @@ impl RestoreOffer {
     }
 }
 
+/// Below this much time a clock shows tenths of a second.
+pub const TENTHS_BELOW_MS: u64 = 20_000;
+
 pub struct Session {
     source: Source,
     snapshot: Snapshot,
@@ -70,9 +76,23 @@ pub struct Session {
     engine: Option<EnginePlay>,
     /// What the engine last said: its name, or its fault.
     engine_note: String,
+    /// The live games' clocks, run on the board's time.
+    clocks: GameClocks,
+    /// The board's time of the latest reading, and when it came: the board's time now.
+    board_time: Option<(Millis, Instant)>,
     /// The timeline reading the snapshot shows.
     timeline_index: Option<usize>,
     wake: Wake,
+}
+
+/// Both clocks as shown: each side's time left, whose runs, and a fallen flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockFace {
+    pub white_ms: u64,
+    pub black_ms: u64,
+    /// The side whose time is running (none once a flag fell or the game ended).
+    pub running: Option<shakmaty::Color>,
+    pub flag: Option<(shakmaty::Color, FlagResult)>,
 }
 
 impl Session {
@@ -105,6 +125,8 @@ impl Session {
             restore_offer,
             engine: None,
             engine_note: String::new(),
+            clocks: GameClocks::default(),
+            board_time: None,
             timeline_index: None,
             wake,
         }
@@ -124,6 +146,8 @@ impl Session {
         self.autosaved_plies = 0;
         self.activity = Activity::default();
         self.health = SensorHealth::default();
+        self.clocks = GameClocks::new(self.clocks.control());
+        self.board_time = None;
         self.timeline_index = None;
         self.show(Snapshot::of(&Recognizer::default(), 0));
         self.source = source;
@@ -208,6 +232,9 @@ impl Session {
             next = Some(next.map_or(FADE_STEP, |n: Duration| n.min(FADE_STEP)));
         }
         self.hear_engine();
+        if let Some(tick) = self.run_clocks(now) {
+            next = Some(next.map_or(tick, |n: Duration| n.min(tick)));
+        }
         self.offer_autosave();
         if let Some(autosaver) = &self.autosaver {
             for problem in autosaver.problems() {
@@ -221,11 +248,15 @@ impl Session {
     pub fn apply(&mut self, update: Update, now: Instant) {
         match update {
             Update::Reading(reading) => {
+                self.board_time = Some((reading.t, now));
                 self.activity.note(&reading, now);
                 self.health.note(&reading);
                 self.readings.push(reading);
             }
             Update::Events(events) => {
+                for event in &events {
+                    self.clocks.on_event(event);
+                }
                 if let Some(text) = events.iter().rev().find_map(|e| describe_event(&e.kind)) {
                     self.last_event = text;
                 }
@@ -320,6 +351,82 @@ impl Session {
             }
             self.engine_note = line;
         }
+    }
+
+    // ----- the clock -----
+
+    /// The board's time at `now`: its latest reading's time and what has passed since.
+    fn board_now(&self, now: Instant) -> Millis {
+        self.board_time.map_or(0, |(t, at)| {
+            t + now.saturating_duration_since(at).as_millis() as Millis
+        })
+    }
+
+    /// Live games play on `control` from now on (the current one from its next move's
+    /// thinking time on), or without a clock.
+    pub fn set_clock(&mut self, control: Option<TimeControl>, now: Instant) {
+        let board_now = self.board_now(now);
+        self.clocks.set_control(control, board_now);
+    }
+
+    pub fn clocks(&self) -> &GameClocks {
+        &self.clocks
+    }
+
+    /// The current game's clocks at `now`, if it is played on a clock.
+    pub fn clock_face(&self, now: Instant) -> Option<ClockFace> {
+        let clock = self.clocks.running()?;
+        let board_now = self.board_now(now);
+        let position = &self.snapshot.position;
+        let ended = clock.flag().is_some() || position.is_game_over();
+        Some(ClockFace {
+            white_ms: self.clocks.left(shakmaty::Color::White, board_now)?,
+            black_ms: self.clocks.left(shakmaty::Color::Black, board_now)?,
+            running: (!ended && self.snapshot.has_started).then(|| position.turn()),
+            flag: clock.flag(),
+        })
+    }
+
+    /// The session's games in PGN, and their plies: the engine named on its side, each
+    /// game's clock as `TimeControl` and `[%clk]` comments.
+    pub fn pgn(&self) -> (String, usize) {
+        let snapshot = &self.snapshot;
+        let games = if snapshot.games.is_empty() {
+            std::slice::from_ref(&snapshot.game)
+        } else {
+            &snapshot.games[..]
+        };
+        let mut tags = GameTags::default();
+        if let Some(engine) = &self.engine {
+            match engine.side() {
+                shakmaty::Color::White => tags.white = engine.player_name(),
+                shakmaty::Color::Black => tags.black = engine.player_name(),
+            }
+        }
+        let text = games
+            .iter()
+            .zip(self.clocks.annotate(games, &tags))
+            .map(|(game, (tags, comments))| write_game_with_comments(game, &tags, &comments))
+            .collect();
+        (text, games.iter().map(|g| g.moves.len()).sum())
+    }
+
+    /// Says a fallen flag; returns how soon the shown time changes while a clock runs.
+    fn run_clocks(&mut self, now: Instant) -> Option<Duration> {
+        self.source.live()?;
+        let board_now = self.board_now(now);
+        if let Some((color, result)) = self.clocks.check_flag(&self.snapshot.position, board_now) {
+            self.last_event = flag_words(color, result);
+        }
+        let face = self.clock_face(now)?;
+        let running = face.running?;
+        let left = match running {
+            shakmaty::Color::White => face.white_ms,
+            shakmaty::Color::Black => face.black_ms,
+        };
+        // Tenths are shown under 20 s, whole seconds above.
+        let step = if left < TENTHS_BELOW_MS { 100 } else { 1000 };
+        Some(Duration::from_millis(left % step + 1))
     }
 
     // ----- autosave -----

@@ -31,6 +31,10 @@ pub struct Settings {
     pub engine_level: u8,
     /// Whether the engine plays Black (else White).
     pub engine_plays_black: bool,
+    /// The clock's time control, as minutes+increment (`5+3`, or `5+3d` for a delay).
+    pub time_control: String,
+    /// Whether games are played on the clock.
+    pub clock_on: bool,
 }
 
 impl Default for Settings {
@@ -45,6 +49,8 @@ impl Default for Settings {
             engine_path: "stockfish".into(),
             engine_level: 5,
             engine_plays_black: true,
+            time_control: "5+3".into(),
+            clock_on: false,
         }
     }
 }
@@ -125,6 +131,8 @@ mod tests {
             engine_path: "/usr/local/bin/lc0".into(),
             engine_level: 12,
             engine_plays_black: false,
+            time_control: "15+10".into(),
+            clock_on: true,
         };
         assert_eq!(Settings::from_ron(&settings.to_ron()), (settings, None));
         // A file from an older version, without the newer fields.

@@ -9,7 +9,7 @@ use shakmaty::{Color, Position};
 use super::command::AppCommand;
 use super::pieces::PieceTextures;
 use super::session::Session;
-use super::{board_view, central_panel, sensor_view};
+use super::{board_view, central_panel, clock_view, sensor_view};
 use crate::recognizer::BoardStatus;
 
 /// How many moves (of both sides) the list shows.
@@ -48,6 +48,10 @@ pub fn show(
         ui.add_space(24.0);
         ui.vertical(|ui| {
             ui.set_width(column);
+            if let Some(face) = session.clock_face(std::time::Instant::now()) {
+                clock_view::show(ui, face, (column / 14.0).clamp(22.0, 48.0), flipped);
+                ui.add_space(12.0);
+            }
             let (text, alarm) = state_words(session);
             let words = RichText::new(text).size((column / 11.0).clamp(24.0, 56.0));
             if alarm {
@@ -96,6 +100,12 @@ fn state_words(session: &Session) -> (String, bool) {
     let snapshot = session.snapshot();
     if let Some(banner) = sensor_view::illegal_banner(&snapshot.status) {
         return (banner, true);
+    }
+    if let Some((color, result)) = session
+        .clock_face(std::time::Instant::now())
+        .and_then(|face| face.flag)
+    {
+        return (crate::clock::flag_words(color, result), true);
     }
     if !snapshot.has_started {
         return ("Set up the start position".into(), false);

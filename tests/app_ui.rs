@@ -495,3 +495,72 @@ fn the_engine_plays_black_on_the_simulated_board_by_clicks() {
     click(&mut harness, "Stop the engine");
     harness.get_by_label("Play the engine");
 }
+
+#[test]
+fn a_game_on_the_clock_runs_each_sides_time_and_saves_it_in_the_pgn() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(None, dir.path());
+    wait_for(&mut harness, "new game");
+    // The default time control, 5+3.
+    click(&mut harness, "Clock");
+    let face = |harness: &egui_kittest::Harness<'_, boardsight::app::BoardsightApp>| {
+        harness
+            .state()
+            .session()
+            .clock_face(std::time::Instant::now())
+            .expect("a clock")
+    };
+    assert_eq!(face(&harness).running, Some(shakmaty::Color::White));
+    harness.get_by_label_contains("White ");
+    play_e4(&mut harness);
+    harness.run_steps(2);
+    let after_e4 = face(&harness);
+    assert_eq!(after_e4.running, Some(shakmaty::Color::Black));
+    // White's thinking time came off and the increment went on.
+    assert!(
+        (250_000..=303_000).contains(&after_e4.white_ms),
+        "{after_e4:?}"
+    );
+    let (pgn, _) = harness.state().session().pgn();
+    assert!(pgn.contains("[TimeControl \"300+3\"]"), "{pgn}");
+    assert!(pgn.contains("e4 { [%clk 0:0"), "{pgn}");
+    // A takeback gives White back the time of the start, on the move again.
+    click(&mut harness, "Undo");
+    wait_for(&mut harness, "e2: white pawn");
+    let undone = face(&harness);
+    assert_eq!(undone.running, Some(shakmaty::Color::White));
+    assert!(
+        undone.white_ms <= 300_000 && undone.black_ms == 300_000,
+        "{undone:?}"
+    );
+}
+
+#[test]
+fn a_fallen_flag_is_shown_and_decides_the_game() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(None, dir.path());
+    wait_for(&mut harness, "new game");
+    // Three seconds for the game: White's flag falls before a move is made.
+    let control = "0.05+0".parse().expect("a time control");
+    harness
+        .state_mut()
+        .push_command(AppCommand::SetClock(Some(control)));
+    wait_for(&mut harness, "White 0:00.0");
+    // Said over the board and in the status bar.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while harness
+        .query_all_by_label("White's time is up: 0-1")
+        .count()
+        < 2
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the flag was never said"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        harness.step();
+    }
+    let (pgn, _) = harness.state().session().pgn();
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    assert!(pgn.contains("[Termination \"time forfeit\"]"), "{pgn}");
+}

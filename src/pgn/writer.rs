@@ -156,13 +156,12 @@ pub fn write_game_with_comments(
         for (_, text) in comments.iter().filter(|(after, _)| *after == ply) {
             // `}` would end the comment early.
             let text = text.replace('}', ")");
-            let mut words = comment_words(&text).into_iter();
-            if let Some(first) = words.next() {
-                tokens.push(format!("{{{first}"));
+            // Spaced inside the braces, as lichess writes `{ [%clk 0:05:00] }`.
+            let words = comment_words(&text);
+            if !words.is_empty() {
+                tokens.push("{".into());
                 tokens.extend(words);
-                if let Some(last) = tokens.last_mut() {
-                    last.push('}');
-                }
+                tokens.push("}".into());
             }
         }
     };

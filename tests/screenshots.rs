@@ -206,6 +206,8 @@ fn a_game_against_the_engine() {
     }
     let mut harness = common::app::app(None, None);
     common::app::wait_for(&mut harness, "new game");
+    // On the clock (5+3): both clocks show over the board, Black's running.
+    common::app::click(&mut harness, "Clock");
     common::app::click(&mut harness, "Play the engine");
     common::app::play_e4(&mut harness);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);

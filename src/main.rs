@@ -42,6 +42,10 @@ enum Command {
         /// normal or turned (round).
         #[arg(long, default_value = "auto")]
         orientation: BoardOrientation,
+        /// Play the games on a chess clock run by the recording's time: minutes + seconds
+        /// per move (5+3), or a delay (5+3d); the PGN gets TimeControl and [%clk].
+        #[arg(long)]
+        clock: Option<TimeControl>,
     },
     /// Work with PGN files.
     Pgn {
@@ -162,7 +166,8 @@ fn main() -> ExitCode {
             fen,
             trace,
             orientation,
-        }) => cli::replay::run(&log, fen.as_deref(), trace, orientation),
+            clock,
+        }) => cli::replay::run(&log, fen.as_deref(), trace, orientation, clock),
         Some(Command::Pgn {
             command: PgnCommand::Check { file },
         }) => cli::pgn_check::run(&file),

@@ -154,3 +154,54 @@ fn the_headless_build_says_it_has_no_app() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no desktop app"));
 }
+
+#[test]
+fn replay_on_a_clock_writes_each_movers_time_left_from_the_recordings_time() {
+    let log = format!(
+        "{}/tests/corpus/t0-change-000.log",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let output = boardsight()
+        .args(["replay", &log, "--clock", "5+3", "--trace"])
+        .output()
+        .expect("runs");
+    assert!(output.status.success());
+    let pgn = String::from_utf8(output.stdout).expect("utf-8");
+    assert!(pgn.contains("[TimeControl \"300+3\"]"), "{pgn}");
+    // Work the clocks out from the trace's times: each side's time less what it used,
+    // plus 3 s a move.
+    let trace = String::from_utf8(output.stderr).expect("utf-8");
+    let mut since = None;
+    let mut left = [300_000_i64; 2];
+    let mut expected = Vec::new();
+    for line in trace.lines() {
+        let mut words = line.split_whitespace();
+        let (Some(t), Some(kind)) = (words.next(), words.next()) else {
+            continue;
+        };
+        let t: i64 = t.parse().expect("a time");
+        match kind {
+            "newgame" => since = Some(t),
+            "move" => {
+                let side = expected.len() % 2;
+                left[side] += 3_000 - (t - since.expect("a game"));
+                since = Some(t);
+                let seconds = left[side] / 1000;
+                expected.push(format!(
+                    "[%clk {}:{:02}:{:02}]",
+                    seconds / 3600,
+                    seconds / 60 % 60,
+                    seconds % 60
+                ));
+            }
+            "takeback" | "revise" => panic!("this session has no takebacks: {line}"),
+            _ => {}
+        }
+    }
+    let written: Vec<&str> = pgn
+        .match_indices("[%clk ")
+        .map(|(i, _)| &pgn[i..i + pgn[i..].find(']').expect("closed") + 1])
+        .collect();
+    assert!(expected.len() > 20, "{trace}");
+    assert_eq!(written, expected);
+}

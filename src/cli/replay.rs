@@ -1,14 +1,22 @@
-//! `boardsight replay LOG [--fen FEN] [--trace] [--orientation auto|normal|turned]`
+//! `boardsight replay LOG [--fen FEN] [--trace] [--orientation auto|normal|turned]
+//! [--clock MIN+INC]`
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use super::usage_error;
-use crate::pgn::{GameTags, write_game};
+use crate::clock::{GameClocks, TimeControl};
+use crate::pgn::{GameTags, write_game_with_comments};
 use crate::recognizer::{BoardOrientation, Config};
 use crate::{parse_fen, replay, sensorlog};
 
-pub fn run(log: &Path, fen: Option<&str>, trace: bool, orientation: BoardOrientation) -> ExitCode {
+pub fn run(
+    log: &Path,
+    fen: Option<&str>,
+    trace: bool,
+    orientation: BoardOrientation,
+    clock: Option<TimeControl>,
+) -> ExitCode {
     let start = match fen.map(parse_fen).transpose() {
         Ok(start) => start,
         Err(message) => return usage_error(&format!("--fen: {message}")),
@@ -28,9 +36,14 @@ pub fn run(log: &Path, fen: Option<&str>, trace: bool, orientation: BoardOrienta
             eprintln!("{event}");
         }
     }
-    let tags = GameTags::default();
-    for game in &result.games {
-        print!("{}", write_game(game, &tags));
+    // The games as if played on the clock: it runs on the recording's own time.
+    let mut clocks = GameClocks::new(clock);
+    for event in &result.events {
+        clocks.on_event(event);
+    }
+    let annotated = clocks.annotate(&result.games, &GameTags::default());
+    for (game, (tags, comments)) in result.games.iter().zip(annotated) {
+        print!("{}", write_game_with_comments(game, &tags, &comments));
     }
     ExitCode::SUCCESS
 }

@@ -140,12 +140,16 @@ pub fn write_game_with_comments(
     tag("White", &tags.white);
     tag("Black", &tags.black);
     tag("Result", result.as_str());
+    let chess960 = game.start.castles().mode().is_chess960();
+    if chess960 {
+        tag("Variant", "Chess960");
+    }
     if game.start != Chess::default() {
         tag("SetUp", "1");
         tag("FEN", &fen_of(&game.start));
     }
     for (name, value) in &tags.extra {
-        if is_tag_name(name) {
+        if is_tag_name(name) && !(chess960 && name == "Variant") {
             tag(name, value);
         }
     }

@@ -1186,7 +1186,8 @@ impl Recognizer {
 }
 
 /// Orders equally cheap stories when the sensors cannot: recaptures on the square just
-/// moved to are the commonest captures in real games, then bigger prey.
+/// moved to are the commonest captures in real games, then bigger prey; a castling is
+/// likelier than the rook move that looks the same (Chess960).
 fn likelihood(line: &Line, explanation: &Explanation) -> i32 {
     let last_destination = line.current().last_move.map(|m| m.to());
     explanation
@@ -1201,6 +1202,7 @@ fn likelihood(line: &Line, explanation: &Explanation) -> i32 {
                 let recapture = if Some(to) == last_destination { 20 } else { 0 };
                 recapture + piece_value(victim)
             }
+            Move::Castle { .. } => 1,
             _ => 0,
         })
         .sum()

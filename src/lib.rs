@@ -42,14 +42,14 @@ pub fn parse_fen(fen: &str) -> Result<shakmaty::Chess, FenError> {
     })?;
     position_of(parsed).map_err(|source| FenError::Illegal {
         fen: fen.to_owned(),
-        source: Box::new(source),
+        source,
     })
 }
 
 /// The position of a parsed FEN, in the castling mode its castling rights need.
 pub fn position_of(
     fen: shakmaty::fen::Fen,
-) -> Result<shakmaty::Chess, shakmaty::PositionError<shakmaty::Chess>> {
+) -> Result<shakmaty::Chess, Box<shakmaty::PositionError<shakmaty::Chess>>> {
     let mode = shakmaty::CastlingMode::detect(fen.as_setup());
-    fen.into_position(mode)
+    fen.into_position(mode).map_err(Box::new)
 }

@@ -61,6 +61,10 @@ fn chess960_castling_rights_survive_the_code() {
         let start = boardsight::chess960::start_position(number).expect("a start");
         let code = encode(&start);
         assert!(code.contains('.'), "{number}: {code}");
+        if number == 0 {
+            // BBQNNRKR: O-O with the h rook, O-O-O with the f rook, for both sides.
+            assert!(code.ends_with(".HFHF"), "{code}");
+        }
         assert_eq!(decode(&code), Ok(start.clone()), "{number}: {code}");
     }
     // An inner rook keeps its right (X-FEN names its file): rooks a1 and c1, right on c1.

@@ -3,6 +3,7 @@
 
 #[cfg(feature = "app")]
 pub mod app;
+pub mod chess960;
 pub mod cli;
 pub mod clock;
 pub mod connection;
@@ -31,16 +32,24 @@ pub enum FenError {
     },
 }
 
-/// Parses a FEN into a legal standard-chess position.
+/// Parses a FEN into a legal position. Castling may be written as in standard FEN, X-FEN
+/// or Shredder-FEN (`HAha`); the position castles as in Chess960 where its castling rights
+/// need it, and as in standard chess otherwise.
 pub fn parse_fen(fen: &str) -> Result<shakmaty::Chess, FenError> {
     let parsed: shakmaty::fen::Fen = fen.trim().parse().map_err(|source| FenError::Syntax {
         fen: fen.to_owned(),
         source,
     })?;
-    parsed
-        .into_position(shakmaty::CastlingMode::Standard)
-        .map_err(|source| FenError::Illegal {
-            fen: fen.to_owned(),
-            source: Box::new(source),
-        })
+    position_of(parsed).map_err(|source| FenError::Illegal {
+        fen: fen.to_owned(),
+        source,
+    })
+}
+
+/// The position of a parsed FEN, in the castling mode its castling rights need.
+pub fn position_of(
+    fen: shakmaty::fen::Fen,
+) -> Result<shakmaty::Chess, Box<shakmaty::PositionError<shakmaty::Chess>>> {
+    let mode = shakmaty::CastlingMode::detect(fen.as_setup());
+    fen.into_position(mode).map_err(Box::new)
 }

@@ -35,6 +35,10 @@ enum Command {
         /// The position the board starts from (default: the standard start).
         #[arg(long)]
         fen: Option<String>,
+        /// A Chess960 start by its number, 0 to 959 (518 is the standard start).
+        #[arg(long, value_name = "N", conflicts_with = "fen",
+              value_parser = clap::value_parser!(u32).range(0..960))]
+        chess960: Option<u32>,
         /// Also print every recognizer event on stderr: `<t> <kind> <detail>`.
         #[arg(long)]
         trace: bool,
@@ -87,6 +91,10 @@ enum Command {
         /// The position the board starts from (default: the standard start).
         #[arg(long)]
         fen: Option<String>,
+        /// A Chess960 start by its number, 0 to 959 (518 is the standard start).
+        #[arg(long, value_name = "N", conflicts_with = "fen",
+              value_parser = clap::value_parser!(u32).range(0..960))]
+        chess960: Option<u32>,
         /// How the board stands on its sensors: auto, normal or turned.
         #[arg(long, default_value = "auto")]
         orientation: BoardOrientation,
@@ -149,6 +157,12 @@ fn engine_choice(
     Ok(Some((path, side, strength)))
 }
 
+/// The FEN of `--chess960 N` (clap has kept N in range).
+fn chess960_fen(number: Option<u32>) -> Option<String> {
+    let start = boardsight::chess960::start_position(number?).ok()?;
+    Some(boardsight::recognizer::fen_of(&start))
+}
+
 #[derive(Subcommand)]
 enum PgnCommand {
     /// Check every game of a file: one line per game; exit 1 if any is wrong.
@@ -164,10 +178,14 @@ fn main() -> ExitCode {
         Some(Command::Replay {
             log,
             fen,
+            chess960,
             trace,
             orientation,
             clock,
-        }) => cli::replay::run(&log, fen.as_deref(), trace, orientation, clock),
+        }) => {
+            let fen = chess960_fen(chess960).or(fen);
+            cli::replay::run(&log, fen.as_deref(), trace, orientation, clock)
+        }
         Some(Command::Pgn {
             command: PgnCommand::Check { file },
         }) => cli::pgn_check::run(&file),
@@ -184,6 +202,7 @@ fn main() -> ExitCode {
             pgn,
             idle_exit,
             fen,
+            chess960,
             orientation,
             engine,
             engine_plays,
@@ -203,7 +222,7 @@ fn main() -> ExitCode {
             record: record.as_deref(),
             pgn: pgn.as_deref(),
             idle_exit,
-            fen: fen.as_deref(),
+            fen: chess960_fen(chess960).or(fen).as_deref(),
         }),
         None => open_app(cli.open),
     }

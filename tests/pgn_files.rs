@@ -351,8 +351,11 @@ fn clock_comments_are_never_broken_across_lines_and_read_back() {
         &boardsight::pgn::GameTags::default(),
         &comments,
     );
-    // Every clock command opens and closes on the same line of the movetext.
-    for line in text.lines().filter(|l| !l.starts_with('[')) {
+    // Every clock command opens and closes on the same line of the movetext, and no line of
+    // it begins with `[` (a reader would take it for a tag).
+    let movetext = text.split_once("\n\n").expect("tags, then movetext").1;
+    for line in movetext.lines() {
+        assert!(!line.starts_with('['), "{line}");
         assert!(line.len() <= 80, "{line}");
         assert_eq!(
             line.matches("[%clk ").count(),
@@ -364,4 +367,43 @@ fn clock_comments_are_never_broken_across_lines_and_read_back() {
         .remove(0)
         .expect("reads back");
     assert_eq!(back.comments, comments);
+}
+
+#[test]
+fn a_chess960_game_is_written_with_its_variant_and_fen_and_reads_back_the_same() {
+    // Start 3 (BQNNRKRB): king f1 and rook g1 swap when White castles short.
+    let start = boardsight::chess960::start_position(3).expect("a start");
+    let game = GameRecord::from_uci(
+        start.clone(),
+        [
+            "f1g1", "f8g8", "d1e3", "c8b6", "c1d3", "d8c6", "b1c1", "b8b7",
+        ]
+        .into_iter()
+        .take(6),
+    )
+    .expect("legal moves");
+    let text = write_game(&game, &GameTags::default());
+    assert!(text.contains("[Variant \"Chess960\"]\n"), "{text}");
+    assert!(text.contains("[SetUp \"1\"]\n"), "{text}");
+    assert!(
+        text.contains("[FEN \"bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1\"]"),
+        "{text}"
+    );
+    assert!(text.contains("1. O-O O-O 2."), "{text}");
+    let games = read_games(text.as_bytes());
+    let back = &games[0].as_ref().expect("reads back").game;
+    assert_eq!(back.start, start);
+    assert_eq!(back.moves, game.moves);
+    // Shredder-FEN castling reads as the same start.
+    let shredder = "bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w GEge - 0 1";
+    assert_eq!(boardsight::parse_fen(shredder).ok(), Some(start));
+}
+
+#[test]
+fn the_standard_start_518_is_written_as_standard_chess() {
+    let start = boardsight::chess960::start_position(518).expect("a start");
+    let game = GameRecord::from_uci(start, ["e2e4"]).expect("legal");
+    let text = write_game(&game, &GameTags::default());
+    assert!(!text.contains("Variant"), "{text}");
+    assert!(!text.contains("FEN"), "{text}");
 }

@@ -54,3 +54,31 @@ fn every_corpus_position_round_trips_through_its_code() {
     assert!(positions > 20_000, "{positions}");
     assert!(code_chars < fen_chars);
 }
+
+#[test]
+fn chess960_castling_rights_survive_the_code() {
+    for number in [0, 3, 74, 458, 959] {
+        let start = boardsight::chess960::start_position(number).expect("a start");
+        let code = encode(&start);
+        assert!(code.contains('.'), "{number}: {code}");
+        if number == 0 {
+            // BBQNNRKR: O-O with the h rook, O-O-O with the f rook, for both sides.
+            assert!(code.ends_with(".HFHF"), "{code}");
+        }
+        assert_eq!(decode(&code), Ok(start.clone()), "{number}: {code}");
+    }
+    // An inner rook keeps its right (X-FEN names its file): rooks a1 and c1, right on c1.
+    let inner = boardsight::parse_fen("4k3/8/8/8/8/8/8/R1RK4 w C - 0 1").expect("fen");
+    let back = decode(&encode(&inner)).expect("decodes");
+    assert_eq!(fen(&back), "4k3/8/8/8/8/8/8/R1RK4 w C - 0 1");
+    assert!(decode("E8eqJuYqSSSQAAAAA22227N_c4.A").is_err());
+}
+
+#[test]
+fn set_up_takes_a_chess960_start_by_number_and_says_what_is_wrong() {
+    let zero = boardsight::chess960::start_position(0).expect("a start");
+    assert_eq!(parse_position("Chess960 #0").ok(), Some(zero.clone()));
+    assert_eq!(parse_position("960 0").ok(), Some(zero));
+    let error = parse_position("chess960 960").expect_err("out of range");
+    assert!(error.to_string().contains("0 to 959"), "{error}");
+}

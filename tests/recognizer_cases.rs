@@ -541,3 +541,80 @@ fn the_engines_move_is_the_only_one_taken_and_another_is_a_wrong_move_to_set_bac
         boardsight::recognizer::BoardStatus::Settled
     );
 }
+
+// ----- Chess960 castling (tests/logs/chess960-*.log): king on g or c, rook on f or d -----
+
+/// The FEN a log names in its `# replay with --fen "…"` line.
+fn fen_of_log(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/logs/{name}.log"));
+    let text = std::fs::read_to_string(path).expect("the log");
+    text.lines()
+        .find_map(|l| l.strip_prefix("# replay with --fen \""))
+        .and_then(|rest| rest.strip_suffix('"'))
+        .expect("a --fen line")
+        .to_owned()
+}
+
+fn run_chess960(name: &str) -> Replay {
+    let fen = fen_of_log(name);
+    let result = run(name, Some(&fen));
+    assert!(
+        trace(&result, "illegal").is_empty(),
+        "{name}: {:?}",
+        result.events
+    );
+    result
+}
+
+#[test]
+fn chess960_castling_king_first_is_a_king_move_revised_into_castling() {
+    let result = run_chess960("chess960-castling-king-first");
+    assert_eq!(games(&result), vec![vec!["f1h1", "b7b6"]]);
+    assert_eq!(trace(&result, "revise"), vec!["revise f1g1 f1h1 1:O-O"]);
+    assert!(trace(&result, "ambiguous").is_empty());
+}
+
+#[test]
+fn chess960_castling_rook_first_is_told_from_the_rook_move_by_the_king_lifted() {
+    let result = run_chess960("chess960-castling-rook-first");
+    assert_eq!(games(&result), vec![vec!["f1h1", "b7b6"]]);
+    assert!(trace(&result, "ambiguous").is_empty());
+    assert!(trace(&result, "revise").is_empty());
+}
+
+#[test]
+fn chess960_castlings_where_one_piece_stays_or_they_cross() {
+    for (name, castle) in [
+        ("chess960-castling-king-only", "e1f1"),
+        ("chess960-castling-rook-only", "g1h1"),
+        ("chess960-castling-crossing", "g1f1"),
+    ] {
+        let result = run_chess960(name);
+        assert_eq!(games(&result), vec![vec![castle, "b7b6"]], "{name}");
+        assert!(trace(&result, "ambiguous").is_empty(), "{name}");
+    }
+}
+
+#[test]
+fn chess960_king_and_rook_swapping_is_ambiguous_until_the_reply() {
+    let result = run_chess960("chess960-castling-swap");
+    assert_eq!(games(&result), vec![vec!["f1g1", "b7b6"]]);
+    assert_eq!(trace(&result, "ambiguous"), vec!["ambiguous 1:f1g1"]);
+    // Decided by Black's reply, which only the castling line explains.
+    let position = boardsight::recognizer::fen_of(&result.games[0].final_position());
+    assert!(position.contains("/5RK1 "), "{position}");
+    let finished = run_chess960("chess960-castling-swap-finish");
+    assert_eq!(games(&finished), vec![vec!["f1g1"]]);
+}
+
+#[test]
+fn chess960_castling_that_looks_like_a_rook_move_is_decided_by_a_later_move_or_finish() {
+    let result = run_chess960("chess960-castling-ambiguous-castle");
+    assert_eq!(trace(&result, "ambiguous"), vec!["ambiguous 1:f1h1,h1g1"]);
+    assert_eq!(games(&result), vec![vec!["f1h1", "b7b6", "f1f4"]]);
+    let result = run_chess960("chess960-castling-ambiguous-rook");
+    assert_eq!(trace(&result, "ambiguous"), vec!["ambiguous 1:f1h1,h1g1"]);
+    assert_eq!(games(&result), vec![vec!["h1g1", "b7b6", "g1g4"]]);
+    let result = run_chess960("chess960-castling-ambiguous-finish");
+    assert_eq!(games(&result), vec![vec!["f1h1"]]);
+}

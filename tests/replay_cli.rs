@@ -205,3 +205,35 @@ fn replay_on_a_clock_writes_each_movers_time_left_from_the_recordings_time() {
     assert!(expected.len() > 20, "{trace}");
     assert_eq!(written, expected);
 }
+
+#[test]
+fn replay_of_a_chess960_session_prints_its_variant_and_castlings() {
+    let output = boardsight()
+        .args([
+            "replay",
+            &log_path("chess960-start-3"),
+            "--chess960",
+            "3",
+            "--trace",
+        ])
+        .output()
+        .expect("runs");
+    let trace = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{trace}");
+    let pgn = String::from_utf8(output.stdout).expect("utf-8");
+    assert!(pgn.contains("[Variant \"Chess960\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[FEN \"bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1\"]"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("1. O-O O-O 2. Ne3 *"), "{pgn}\n{trace}");
+    assert!(trace.contains("move f1g1 1:O-O"), "{trace}");
+
+    let out_of_range = boardsight()
+        .args(["replay", &log_path("chess960-start-3"), "--chess960", "960"])
+        .output()
+        .expect("runs");
+    assert_eq!(out_of_range.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&out_of_range.stderr);
+    assert!(message.contains("960"), "{message}");
+}

@@ -50,9 +50,10 @@ pub fn show(ui: &mut egui::Ui, state: &MenuState, fen: &mut String, out: &mut Ve
         ui.add(
             egui::TextEdit::singleline(fen)
                 .desired_width(200.0)
-                .hint_text("a FEN, or a position code"),
+                .hint_text("a FEN, a position code or 960 N"),
         )
-        .labelled_by(fen_label.id);
+        .labelled_by(fen_label.id)
+        .on_hover_text("A FEN (X-FEN and Shredder-FEN too), a position code, or a Chess960 start by its number: 960 N, N from 0 to 959");
         if ui
             .add_enabled(state.live, egui::Button::new("Set up"))
             .clicked()

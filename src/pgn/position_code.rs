@@ -12,16 +12,27 @@
 //! The bits, padded with zeros, are written six to a character in the URL-safe base64
 //! alphabet (`A–Z a–z 0–9 - _`). The start position is `E8eqJuYqSSSQAAAAA22227N_c4`.
 //! The move clocks are not kept: a position from a code starts at move 1.
+//!
+//! A position that castles as in Chess960 gets a suffix: `.` and, for each castling right
+//! of layer 2 in its order, the file of its rook as one character (`A` = a … `H` = h).
 
 use shakmaty::fen::Fen;
 use shakmaty::{
-    Bitboard, CastlingMode, Chess, Color, EnPassantMode, File, FromSetup, Piece, Position, Rank,
-    Role, Setup, Square,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, FromSetup, Piece,
+    Position, Rank, Role, Setup, Square,
 };
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-/// The rook squares whose castling rights the 4 bits of layer 2 stand for, in order.
-const CASTLING_ROOKS: [Square; 4] = [Square::H1, Square::A1, Square::H8, Square::A8];
+/// The castling rights the 4 bits of layer 2 stand for, in order, with their rook's square
+/// in standard chess.
+const CASTLING_RIGHTS: [(Color, CastlingSide, Square); 4] = [
+    (Color::White, CastlingSide::KingSide, Square::H1),
+    (Color::White, CastlingSide::QueenSide, Square::A1),
+    (Color::Black, CastlingSide::KingSide, Square::H8),
+    (Color::Black, CastlingSide::QueenSide, Square::A8),
+];
+/// Begins the Chess960 castling suffix.
+const CHESS960_MARK: char = '.';
 
 /// Why a text is no position code.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -34,9 +45,11 @@ pub enum PositionCodeError {
     Overlap(Square),
     #[error("the code is no legal position: {0}")]
     Illegal(String),
+    #[error("the Chess960 part after '.' needs one rook file (A to H) per castling right")]
+    Chess960Rooks,
 }
 
-/// The code of a standard-chess position.
+/// The code of a position (with the Chess960 suffix if it castles as in Chess960).
 pub fn encode(position: &Chess) -> String {
     let mut bits = Bits::default();
     let board = position.board();
@@ -46,9 +59,13 @@ pub fn encode(position: &Chess) -> String {
         bits.push(u32::from(king.map_or(0, |k| k as u8)), 6);
     }
     bits.push(u32::from(position.turn() == Color::Black), 1);
-    let rights = position.castles().castling_rights();
-    for rook in CASTLING_ROOKS {
-        bits.push(u32::from(rights.contains(rook)), 1);
+    let castles = position.castles();
+    let rooks: Vec<Square> = CASTLING_RIGHTS
+        .iter()
+        .filter_map(|&(color, side, _)| castles.rook(color, side))
+        .collect();
+    for (color, side, _) in CASTLING_RIGHTS {
+        bits.push(u32::from(castles.rook(color, side).is_some()), 1);
     }
     match position.ep_square(EnPassantMode::Legal) {
         Some(square) => {
@@ -72,12 +89,25 @@ pub fn encode(position: &Chess) -> String {
             }
         }
     }
-    bits.to_text()
+    let mut code = bits.to_text();
+    if castles.mode().is_chess960() {
+        code.push(CHESS960_MARK);
+        code.extend(
+            rooks
+                .iter()
+                .map(|rook| char::from(ALPHABET[usize::from(rook.file())])),
+        );
+    }
+    code
 }
 
 /// The position a code stands for (clocks at their start).
 pub fn decode(code: &str) -> Result<Chess, PositionCodeError> {
-    let mut bits = Bits::from_text(code.trim())?;
+    let (code, chess960_rooks) = match code.trim().split_once(CHESS960_MARK) {
+        Some((code, rooks)) => (code, Some(rooks)),
+        None => (code.trim(), None),
+    };
+    let mut bits = Bits::from_text(code)?;
     let white_king = Square::new(bits.take(6)?);
     let black_king = Square::new(bits.take(6)?);
     if white_king == black_king {
@@ -88,12 +118,20 @@ pub fn decode(code: &str) -> Result<Chess, PositionCodeError> {
     } else {
         Color::White
     };
-    let mut rights = Bitboard::EMPTY;
-    for rook in CASTLING_ROOKS {
+    let mut rights = Vec::new();
+    for (color, _, rook) in CASTLING_RIGHTS {
         if bits.take(1)? == 1 {
-            rights.add(rook);
+            rights.push((color, rook));
         }
     }
+    let rights = match chess960_rooks {
+        None => rights.into_iter().map(|(_, rook)| rook).collect(),
+        Some(files) => chess960_rights(&rights, files)?,
+    };
+    let mode = match chess960_rooks {
+        None => CastlingMode::Standard,
+        Some(_) => CastlingMode::Chess960,
+    };
     let ep_file = match bits.take(1)? {
         1 => Some(File::new(bits.take(3)?)),
         _ => None,
@@ -133,8 +171,23 @@ pub fn decode(code: &str) -> Result<Chess, PositionCodeError> {
         // The square the pawn passed over: rank 6 when White is to move, else rank 3.
         Square::from_coords(file, turn.fold_wb(Rank::Sixth, Rank::Third))
     });
-    Chess::from_setup(setup, CastlingMode::Standard)
-        .map_err(|e| PositionCodeError::Illegal(e.to_string()))
+    Chess::from_setup(setup, mode).map_err(|e| PositionCodeError::Illegal(e.to_string()))
+}
+
+/// The rook squares of the castling rights, one file character each from the suffix.
+fn chess960_rights(rights: &[(Color, Square)], files: &str) -> Result<Bitboard, PositionCodeError> {
+    if files.chars().count() != rights.len() {
+        return Err(PositionCodeError::Chess960Rooks);
+    }
+    rights
+        .iter()
+        .zip(files.chars())
+        .map(|(&(color, _), c)| {
+            let file =
+                File::from_char(c.to_ascii_lowercase()).ok_or(PositionCodeError::Chess960Rooks)?;
+            Ok(Square::from_coords(file, color.backrank()))
+        })
+        .collect()
 }
 
 /// Why a typed position cannot be set up.
@@ -147,11 +200,16 @@ pub enum PositionTextError {
         text: String,
         source: PositionCodeError,
     },
+    #[error(transparent)]
+    Chess960(#[from] crate::chess960::Chess960Error),
 }
 
-/// The FEN or position code a user typed, whichever it is (a FEN has '/').
+/// The FEN, position code or Chess960 start (`960 N`, `Chess960 #N`) a user typed,
+/// whichever it is (a FEN has '/').
 pub fn parse_position(text: &str) -> Result<Chess, PositionTextError> {
-    if text.contains('/') {
+    if let Some(start) = crate::chess960::parse_start_text(text) {
+        Ok(start?)
+    } else if text.contains('/') {
         Ok(crate::parse_fen(text)?)
     } else {
         decode(text).map_err(|source| PositionTextError::Code {

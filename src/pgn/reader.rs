@@ -5,7 +5,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 
 use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
-use shakmaty::{CastlingMode, Chess, Color, Position};
+use shakmaty::{Chess, Color, Position};
 
 use super::text::{GameText, Layout, decode, layout, split_games};
 use super::writer::{GameTags, PgnResult};
@@ -377,9 +377,7 @@ fn parse_start(fen: &str) -> Result<Chess, String> {
         .trim()
         .parse()
         .map_err(|e| format!("bad FEN '{fen}': {e}"))?;
-    parsed
-        .into_position(CastlingMode::Chess960)
-        .map_err(|e| format!("bad FEN '{fen}': {e}"))
+    crate::position_of(parsed).map_err(|e| format!("bad FEN '{fen}': {e}"))
 }
 
 /// Reads tags only, skipping the movetext.

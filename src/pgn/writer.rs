@@ -140,12 +140,16 @@ pub fn write_game_with_comments(
     tag("White", &tags.white);
     tag("Black", &tags.black);
     tag("Result", result.as_str());
+    let chess960 = game.start.castles().mode().is_chess960();
+    if chess960 {
+        tag("Variant", "Chess960");
+    }
     if game.start != Chess::default() {
         tag("SetUp", "1");
         tag("FEN", &fen_of(&game.start));
     }
     for (name, value) in &tags.extra {
-        if is_tag_name(name) {
+        if is_tag_name(name) && !(chess960 && name == "Variant") {
             tag(name, value);
         }
     }
@@ -156,13 +160,16 @@ pub fn write_game_with_comments(
         for (_, text) in comments.iter().filter(|(after, _)| *after == ply) {
             // `}` would end the comment early.
             let text = text.replace('}', ")");
-            // Spaced inside the braces, as lichess writes `{ [%clk 0:05:00] }`.
-            let words = comment_words(&text);
-            if !words.is_empty() {
-                tokens.push("{".into());
-                tokens.extend(words);
-                tokens.push("}".into());
+            // Spaced inside the braces, as lichess writes `{ [%clk 0:05:00] }`; the braces
+            // stay with the words, so no line begins with `[` and reads as a tag.
+            let mut words = comment_words(&text);
+            if let Some(first) = words.first_mut() {
+                first.insert_str(0, "{ ");
             }
+            if let Some(last) = words.last_mut() {
+                last.push_str(" }");
+            }
+            tokens.extend(words);
         }
     };
     push_comments(&mut tokens, 0);

@@ -92,8 +92,19 @@ pub fn dead_sensor_words(square: Square, stuck_occupied: bool) -> String {
     format!("The sensor under {square} always reads {reads}; boardsight works around it")
 }
 
+/// A move in UCI. A castling that standard chess has (king on e, rook on a or h) is the
+/// king's move (`e1g1`); a Chess960 one is king takes own rook (`f1h1`), as UCI_Chess960
+/// writes it, since its king may not move at all. Both read back in either castling mode.
 pub fn uci(m: Move) -> UciMove {
-    UciMove::from_standard(m)
+    match m {
+        Move::Castle { king, rook }
+            if king.file() != shakmaty::File::E
+                || !matches!(rook.file(), shakmaty::File::A | shakmaty::File::H) =>
+        {
+            UciMove::from_chess960(m)
+        }
+        _ => UciMove::from_standard(m),
+    }
 }
 
 /// Squares as `e2,e4`, or `-` for none.

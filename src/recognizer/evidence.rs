@@ -115,6 +115,19 @@ impl Evidence {
             .count()
     }
 
+    /// Squares a piece left after `since` (what happened at `since` itself belongs to the
+    /// move that made the position).
+    pub fn departed_since(&self, since: Stamp) -> Bitboard {
+        let start = self.entries.partition_point(|e| e.stamp <= since);
+        self.entries
+            .range(start..)
+            .filter_map(|e| match e.observation {
+                Observation::Left { square } => Some(square),
+                Observation::Arrived { .. } => None,
+            })
+            .collect()
+    }
+
     /// Squares emptied and filled again after `since`, by events or for longer than noise
     /// lasts. What happened at `since` itself belongs to the move that made the position.
     pub fn disturbed_since(&self, since: Stamp) -> Bitboard {

@@ -617,7 +617,7 @@ impl Recognizer {
             && self.expected_occupancy() != START_OCCUPANCY
             && let Some(opening) = self.new_game_explains()
         {
-            self.start_game(Chess::default());
+            self.start_game(self.new_game_start());
             if !opening.is_empty() {
                 for line in &mut self.lines {
                     line.apply(0, &opening, stamp);
@@ -628,6 +628,9 @@ impl Recognizer {
         }
         match cheapest {
             Some(0) => {
+                if let Some(castle) = self.castled_in_place() {
+                    self.split_on_castle_in_place(castle, stamp);
+                }
                 self.settled_at = stamp;
                 self.set_status(BoardStatus::Settled);
             }
@@ -659,6 +662,7 @@ impl Recognizer {
                         unproven: 0,
                         newly_dead: Bitboard::EMPTY,
                         out_of_order: 0,
+                        untouched: 0,
                     };
                     self.advance(vec![(0, explanation)], stamp);
                     self.refresh_status();
@@ -673,6 +677,53 @@ impl Recognizer {
                 }
             }
         }
+    }
+
+    /// The position a board set up to the start occupancy begins: the session's start if it
+    /// has that occupancy (a Chess960 start), else the standard one.
+    fn new_game_start(&self) -> Chess {
+        self.config
+            .start
+            .clone()
+            .filter(|start| start.board().occupied() == START_OCCUPANCY)
+            .unwrap_or_default()
+    }
+
+    /// A Chess960 castling whose king and rook swap squares leaves the occupancy as it was:
+    /// it is the castling when the hands were seen lifting both since the board last
+    /// settled.
+    fn castled_in_place(&self) -> Option<Move> {
+        let current = self.lines[0].current();
+        let lifted = self
+            .evidence
+            .departed_since(current.since.max(self.settled_at));
+        current
+            .legal_moves()
+            .iter()
+            .map(|&(m, _)| m)
+            .find(|&m| {
+                let hidden = moves::hidden_castle_squares(m);
+                touched_squares(m) == hidden && !hidden.is_empty() && (hidden & !lifted).is_empty()
+            })
+            .filter(|&m| self.allows(m))
+    }
+
+    /// The board may show `castle` made in place, or pieces straightened: both lines are
+    /// kept (the castling first) and reported ambiguous until a later move decides.
+    fn split_on_castle_in_place(&mut self, castle: Move, stamp: Stamp) {
+        let story = |moves: Vec<Move>, cost: u32| Explanation {
+            undo: 0,
+            moves,
+            cost,
+            latest_proof: None,
+            unproven: 0,
+            newly_dead: Bitboard::EMPTY,
+            out_of_order: 0,
+            untouched: 0,
+        };
+        let mut found = vec![(0, story(vec![castle], PLY))];
+        found.extend((0..self.lines.len()).map(|i| (i, story(Vec::new(), 0))));
+        self.advance(found, stamp);
     }
 
     /// A move finished on the board while the other player holds one of their own pieces:
@@ -806,7 +857,7 @@ impl Recognizer {
         if (view.missing(START_OCCUPANCY) | view.extra(START_OCCUPANCY)).count() > 4 {
             return None;
         }
-        let fresh = Line::new(Chess::default(), self.now);
+        let fresh = Line::new(self.new_game_start(), self.now);
         let ctx = SearchContext {
             sensed: self.sensed,
             live: view.live,
@@ -1135,7 +1186,8 @@ impl Recognizer {
 }
 
 /// Orders equally cheap stories when the sensors cannot: recaptures on the square just
-/// moved to are the commonest captures in real games, then bigger prey.
+/// moved to are the commonest captures in real games, then bigger prey; a castling is
+/// likelier than the rook move that looks the same (Chess960).
 fn likelihood(line: &Line, explanation: &Explanation) -> i32 {
     let last_destination = line.current().last_move.map(|m| m.to());
     explanation
@@ -1150,6 +1202,7 @@ fn likelihood(line: &Line, explanation: &Explanation) -> i32 {
                 let recapture = if Some(to) == last_destination { 20 } else { 0 };
                 recapture + piece_value(victim)
             }
+            Move::Castle { .. } => 1,
             _ => 0,
         })
         .sum()

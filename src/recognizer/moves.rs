@@ -9,6 +9,9 @@ pub struct Footprint {
     pub filled: Bitboard,
     /// A captured piece's square that stays occupied (the capturer lands there).
     pub victim: Option<Square>,
+    /// Squares a hand lifts a piece from, even if another lands there: in Chess960 a
+    /// castling king may land where its rook stood, or not move at all.
+    pub lifted: Bitboard,
 }
 
 pub fn footprint(m: Move) -> Footprint {
@@ -23,13 +26,19 @@ pub fn footprint(m: Move) -> Footprint {
                 Bitboard::from_square(to)
             },
             victim: capture.map(|_| to),
+            lifted: Bitboard::from_square(from)
+                | capture.map_or(Bitboard::EMPTY, |_| Bitboard::from_square(to)),
         },
-        Move::EnPassant { from, to } => Footprint {
-            vacated: Bitboard::from_square(from)
-                | Bitboard::from_square(Square::from_coords(to.file(), from.rank())),
-            filled: Bitboard::from_square(to),
-            victim: None,
-        },
+        Move::EnPassant { from, to } => {
+            let vacated = Bitboard::from_square(from)
+                | Bitboard::from_square(Square::from_coords(to.file(), from.rank()));
+            Footprint {
+                vacated,
+                filled: Bitboard::from_square(to),
+                victim: None,
+                lifted: vacated,
+            }
+        }
         Move::Castle { king, rook } => {
             let side = CastlingSide::from_king_side(king < rook);
             let rank = king.rank();
@@ -37,17 +46,39 @@ pub fn footprint(m: Move) -> Footprint {
             let rook_to = Square::from_coords(side.rook_to_file(), rank);
             let before = Bitboard::from_square(king) | Bitboard::from_square(rook);
             let after = Bitboard::from_square(king_to) | Bitboard::from_square(rook_to);
+            // A king or rook already on its castled square is not lifted.
+            let moving = |from: Square, to: Square| {
+                if from == to {
+                    Bitboard::EMPTY
+                } else {
+                    Bitboard::from_square(from)
+                }
+            };
             Footprint {
                 vacated: before & !after,
                 filled: after & !before,
                 victim: None,
+                lifted: moving(king, king_to) | moving(rook, rook_to),
             }
         }
         Move::Put { to, .. } => Footprint {
             vacated: Bitboard::EMPTY,
             filled: Bitboard::from_square(to),
             victim: None,
+            lifted: Bitboard::EMPTY,
         },
+    }
+}
+
+/// The castling's king and rook squares that another of the two pieces lands on: the
+/// occupancy never shows them change, only a hand seen lifting there does.
+pub fn hidden_castle_squares(m: Move) -> Bitboard {
+    match m {
+        Move::Castle { .. } => {
+            let f = footprint(m);
+            f.lifted & !f.vacated
+        }
+        _ => Bitboard::EMPTY,
     }
 }
 
@@ -60,7 +91,7 @@ pub fn occupancy_after(occupancy: Bitboard, m: Move) -> Bitboard {
 pub fn touched_squares(m: Move) -> Bitboard {
     let f = footprint(m);
     let victim = f.victim.map_or(Bitboard::EMPTY, Bitboard::from_square);
-    f.vacated | f.filled | victim
+    f.vacated | f.filled | victim | f.lifted
 }
 
 /// The role a promotion move promotes to, if it is one.
@@ -77,17 +108,43 @@ mod tests {
     use shakmaty::{Chess, Position};
 
     #[test]
+    fn a_castling_whose_king_lands_on_its_rook_hides_that_square() {
+        let swap = Move::Castle {
+            king: Square::F1,
+            rook: Square::G1,
+        };
+        assert_eq!(occupancy_after(Bitboard::EMPTY, swap), Bitboard::EMPTY);
+        assert_eq!(
+            hidden_castle_squares(swap),
+            Bitboard::from_square(Square::F1).with(Square::G1)
+        );
+        let king_f1 = Move::Castle {
+            king: Square::F1,
+            rook: Square::H1,
+        };
+        assert_eq!(
+            hidden_castle_squares(king_f1),
+            Bitboard::from_square(Square::F1)
+        );
+    }
+
+    #[test]
     fn every_legal_move_changes_occupancy_as_playing_it_does() {
         let fens = [
             "r3k2r/pppq1ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPPQ1PPP/R3K2R w KQkq - 0 1",
             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
             "8/P6k/8/8/8/8/6Kp/8 w - - 0 1",
+            // Chess960: king and rook swap, the king stays, the rook stays, they cross.
+            "1r1k4/8/8/8/8/8/8/5KR1 w Gb - 0 1",
+            "7k/8/8/8/8/8/8/R1K3R1 w AG - 0 1",
+            "k7/8/8/8/8/8/8/1K1R4 w D - 0 1",
+            "k7/8/8/8/8/8/8/1KR5 w C - 0 1",
         ];
         for fen in fens {
             let pos: Chess = fen
                 .parse::<shakmaty::fen::Fen>()
                 .expect("fen")
-                .into_position(shakmaty::CastlingMode::Standard)
+                .into_position(shakmaty::CastlingMode::Chess960)
                 .expect("position");
             for m in pos.legal_moves() {
                 let mut after = pos.clone();

@@ -5,7 +5,7 @@ use shakmaty::{Bitboard, Move, Position, Role};
 
 use super::evidence::{Evidence, Stamp};
 use super::line::{Line, Node};
-use super::moves::{footprint, promotion_role};
+use super::moves::{footprint, promotion_role, touched_squares};
 
 /// Costs, in tenths of a ply: shorter stories win, proven captures beat unproven ones.
 pub const PLY: u32 = 10;
@@ -40,6 +40,8 @@ pub struct Explanation {
     pub newly_dead: Bitboard,
     /// Moves whose piece left before the previous move's piece did.
     pub out_of_order: u32,
+    /// Squares the sensors saw a hand lift from that none of its moves touches.
+    pub untouched: u32,
 }
 
 #[derive(Clone, Copy)]
@@ -82,6 +84,7 @@ pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
             unproven: 0,
             newly_dead: Bitboard::EMPTY,
             out_of_order: 0,
+            untouched: 0,
         }];
     }
     forward(current, ctx, 0, 0, None, &mut found);
@@ -105,6 +108,7 @@ pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
                 unproven: 0,
                 newly_dead: Bitboard::EMPTY,
                 out_of_order: 0,
+                untouched: 0,
             });
         }
     }
@@ -120,6 +124,13 @@ fn cheapest(mut found: Vec<Explanation>) -> Vec<Explanation> {
     let newest = found.iter().map(|e| e.latest_proof).max().flatten();
     if newest.is_some() {
         found.retain(|e| e.latest_proof == newest);
+    }
+    // A Chess960 castling may leave the occupancy a rook move leaves (king f1, rook h1:
+    // O-O or Rg1); a hand seen lifting the king tells them apart.
+    let castles = |e: &Explanation| e.moves.iter().any(|m| m.is_castle());
+    if found.len() > 1 && found.iter().any(castles) {
+        let fewest = found.iter().map(|e| e.untouched).min().unwrap_or(0);
+        found.retain(|e| e.untouched == fewest);
     }
     found.dedup();
     found
@@ -291,7 +302,12 @@ impl Search<'_, '_> {
                 None => unproven += 1,
             }
         }
+        let touched = path
+            .iter()
+            .fold(Bitboard::EMPTY, |all, &m| all | touched_squares(m));
+        let lifted = self.ctx.evidence.departed_since(self.since) & self.ctx.live;
         found.push(Explanation {
+            untouched: (lifted & !touched).count() as u32,
             undo: self.undo,
             moves: path.to_vec(),
             cost: PLY * path.len() as u32
@@ -314,7 +330,9 @@ impl Search<'_, '_> {
         let print = footprint(m);
         let evidence = self.ctx.evidence;
         // A square a piece reached earlier in the story: the sensors must have seen it come and go.
+        // (Not a castling king: it has not moved, and may land on its own rook's square.)
         if let Some(from) = m.from()
+            && !m.is_castle()
             && !self.vacated.contains(from)
             && self.ctx.live.contains(from)
             && (evidence.last_arrival(from, self.since).is_none()
@@ -322,7 +340,13 @@ impl Search<'_, '_> {
         {
             return false;
         }
-        let left = (print.vacated & self.vacated)
+        // Both castling pieces leave before either lands, even where the other lands back.
+        let leaving = if m.is_castle() {
+            print.lifted & self.ctx.live
+        } else {
+            print.vacated & self.vacated
+        };
+        let left = leaving
             .into_iter()
             .filter_map(|sq| evidence.last_departure(sq, self.since))
             .min();
@@ -453,13 +477,13 @@ fn part_of_a_move(node: &Node, sensed: Sensed, disturbed: Bitboard, spare: usize
     node.legal_moves().iter().any(|&(m, _)| {
         let print = footprint(m);
         let victim = print.victim.map_or(Bitboard::EMPTY, Bitboard::from_square);
-        let may_empty = print.vacated | victim;
+        let may_empty = print.vacated | victim | print.lifted;
         // A piece lands only after it was picked up; but one lone extra square is what a
         // sensor ghost looks like, and must not make room for a rewritten story. A second
         // hand is no excuse for a piece that landed unlifted.
         let picked_up = extra.is_empty()
             || (extra.count() <= 1 && spare == 0)
-            || !(print.vacated & missing).is_empty();
+            || !(may_empty & missing).is_empty();
         let stray = (missing & !may_empty) | (disturbed & !(may_empty | print.filled));
         // Only the other player's own pieces are the second hand's.
         let second_hand = stray.count() <= spare && (stray & !node.position.them()).is_empty();

@@ -178,15 +178,43 @@ fn hand_steps(
                 color: mover,
                 role: Role::Rook,
             });
-            let king_steps = [Action::Lift(king), Action::Place(king_to, king_piece)];
-            let rook_steps = [Action::Lift(rook), Action::Place(rook_to, rook_piece)];
-            if rng.f64() < style.rook_first {
-                rook_steps.into_iter().chain(king_steps).collect()
+            let king_move = (king, king_to, king_piece);
+            let rook_move = (rook, rook_to, rook_piece);
+            let (first, second) = if rng.f64() < style.rook_first {
+                (rook_move, king_move)
             } else {
-                king_steps.into_iter().chain(rook_steps).collect()
-            }
+                (king_move, rook_move)
+            };
+            castle_steps(first, second)
         }
         Move::Put { to, role } => vec![Action::Place(to, Piece { color: mover, role })],
+    }
+}
+
+/// Two pieces of a castling, `(from, to, piece)`, moved `first` first. In Chess960 a piece
+/// may already stand where it goes (it is not moved), or land where the other stands (then
+/// both are in the hand before either is put down).
+fn castle_steps(first: (Square, Square, Piece), second: (Square, Square, Piece)) -> Vec<Action> {
+    let moving: Vec<_> = [first, second]
+        .into_iter()
+        .filter(|(from, to, _)| from != to)
+        .collect();
+    let blocked = moving.len() == 2 && moving[0].1 == moving[1].0;
+    if blocked {
+        moving
+            .iter()
+            .map(|&(from, _, _)| Action::Lift(from))
+            .chain(
+                moving
+                    .iter()
+                    .map(|&(_, to, piece)| Action::Place(to, piece)),
+            )
+            .collect()
+    } else {
+        moving
+            .iter()
+            .flat_map(|&(from, to, piece)| [Action::Lift(from), Action::Place(to, piece)])
+            .collect()
     }
 }
 
@@ -208,5 +236,40 @@ mod tests {
             board.apply(&action);
         }
         assert_eq!(board.pieces_board(), game.final_position().board().clone());
+    }
+
+    #[test]
+    fn chess960_castlings_never_put_a_piece_on_an_occupied_square() {
+        // Swap (king f1, rook g1), king on the rook's square (f1/h1), king stays (g1/h1).
+        for fen in [
+            "1r1k4/8/8/8/8/8/8/5KR1 w G - 0 1",
+            "1r1k4/8/8/8/8/8/8/5K1R w H - 0 1",
+            "1r1k4/8/8/8/8/8/8/6KR w H - 0 1",
+            "7k/8/8/8/8/8/8/R2K4 w A - 0 1",
+        ] {
+            let position = crate::parse_fen(fen).expect("fen");
+            let castle = position
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.is_castle())
+                .expect("a castling");
+            for rook_first in [0.0, 1.0] {
+                let style = HandStyle {
+                    rook_first,
+                    ..HandStyle::default()
+                };
+                let mut board = PhysicalBoard::empty();
+                board.apply(&Action::SetUp(position.clone()));
+                for action in move_actions(&position, castle, &style) {
+                    if let Action::Place(square, _) = action {
+                        assert!(!board.occupancy().contains(square), "{fen}: {action:?}");
+                    }
+                    board.apply(&action);
+                }
+                let mut after = position.clone();
+                after.play_unchecked(castle);
+                assert_eq!(board.pieces_board(), after.board().clone(), "{fen}");
+            }
+        }
     }
 }

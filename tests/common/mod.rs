@@ -7,14 +7,11 @@ pub mod accuracy;
 pub mod app;
 
 use boardsight::recognizer::GameRecord;
-use shakmaty::uci::UciMove;
+use boardsight::recognizer::event::uci;
 
-/// A game's moves in UCI.
+/// A game's moves in UCI (a Chess960 castling as king takes rook).
 pub fn uci_moves(game: &GameRecord) -> Vec<String> {
-    game.moves
-        .iter()
-        .map(|&m| UciMove::from_standard(m).to_string())
-        .collect()
+    game.moves.iter().map(|&m| uci(m).to_string()).collect()
 }
 
 /// Every game's moves in UCI.

@@ -6,6 +6,7 @@ pub mod app;
 pub mod cli;
 pub mod clock;
 pub mod connection;
+pub mod dgt_serve;
 pub mod engine;
 pub mod files;
 pub mod pgn;

@@ -4,7 +4,9 @@
 //! not from boardsight's codec: it opens the virtual board's terminal as a chess program
 //! would, and keeps the board the messages describe.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -186,18 +188,9 @@ impl Listen {
             .stdout(Stdio::piped())
             .spawn()
             .expect("listen starts");
-        let stdout = child.stdout.take().expect("stdout");
-        let (line, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for text in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if line.send(text).is_err() {
-                    return;
-                }
-            }
-        });
         Self {
+            lines: common::stdout_lines(&mut child),
             child,
-            lines,
             seen: Vec::new(),
         }
     }
@@ -286,18 +279,6 @@ fn poll_live_file(path: PathBuf, stop: Arc<AtomicBool>) -> JoinHandle<Vec<Vec<Mo
     })
 }
 
-fn wait_for_link(path: &Path) {
-    let deadline = Instant::now() + PATIENCE;
-    while !path.exists() {
-        assert!(
-            Instant::now() < deadline,
-            "{} never appeared",
-            path.display()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 /// Plays a game with an en passant capture, a promotion, castling rook first (revised from
 /// a rook move), a takeback and a capture, checking a DGT host's board after every change;
 /// the host goes away and another comes (after garbage); the live file is read throughout.
@@ -319,7 +300,7 @@ fn a_dgt_host_follows_every_recognised_position_and_the_live_file_every_move() {
     let said = listen.expect_line("DGT board … linked", |line| {
         line.starts_with("DGT board for other programs on /dev/") && line.ends_with(&told)
     });
-    wait_for_link(&dgt);
+    common::wait_for_path(&dgt);
     let device = std::fs::canonicalize(&dgt).expect("the link leads to the terminal");
     assert!(said.contains(&device.display().to_string()), "{said}");
     let stop_reader = Arc::new(AtomicBool::new(false));

@@ -7,6 +7,7 @@ pub mod chess960;
 pub mod cli;
 pub mod clock;
 pub mod connection;
+pub mod dgt_serve;
 pub mod engine;
 pub mod files;
 pub mod pgn;

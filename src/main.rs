@@ -117,6 +117,14 @@ enum Command {
         /// A chess clock: minutes + seconds per move (5+3), or a delay (5+3d).
         #[arg(long, value_name = "MIN+INC")]
         clock: Option<TimeControl>,
+        /// Be a DGT board for other chess programs: make this path a symlink to a
+        /// pseudo-terminal that speaks the DGT board protocol with the recognised pieces.
+        #[arg(long, value_name = "LINK")]
+        serve_dgt: Option<PathBuf>,
+        /// Keep this file holding the session's games as PGN, rewritten after every move,
+        /// revision and takeback (the game in progress has the result `*`).
+        #[arg(long, value_name = "FILE")]
+        live_pgn: Option<PathBuf>,
     },
 }
 
@@ -210,8 +218,12 @@ fn main() -> ExitCode {
             elo,
             nodes,
             clock,
+            serve_dgt,
+            live_pgn,
         }) => cli::listen::run(cli::listen::Options {
             clock,
+            serve_dgt: serve_dgt.as_deref(),
+            live_pgn: live_pgn.as_deref(),
             engine: match engine_choice(engine, engine_plays, level, elo, nodes) {
                 Ok(choice) => choice,
                 Err(message) => return cli::usage_error(&message),

@@ -1,23 +1,11 @@
 //! `boardsight simulate` and `boardsight listen` as separate processes on a real pty.
 
-use std::path::Path;
+mod common;
+
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 fn boardsight() -> Command {
     Command::new(env!("CARGO_BIN_EXE_boardsight"))
-}
-
-fn wait_for(path: &Path) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !path.exists() {
-        assert!(
-            Instant::now() < deadline,
-            "{} never appeared",
-            path.display()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 #[test]
@@ -39,7 +27,7 @@ fn listen_records_what_a_simulated_board_plays() {
         .stdout(Stdio::piped())
         .spawn()
         .expect("simulate starts");
-    wait_for(&link);
+    common::wait_for_path(&link);
     let listen = boardsight()
         .args([
             "listen",

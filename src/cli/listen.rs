@@ -1,6 +1,8 @@
 //! `boardsight listen --port DEV --protocol P [--record LOG] [--pgn OUT] [--idle-exit SECS]
-//! [--engine PATH --engine-plays white|black [--level L | --elo E | --nodes N]] [--clock MIN+INC]`
+//! [--engine PATH --engine-plays white|black [--level L | --elo E | --nodes N]] [--clock MIN+INC]
+//! [--serve-dgt LINK] [--live-pgn FILE]`
 
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -10,11 +12,13 @@ use std::time::{Duration, Instant};
 use shakmaty::Color;
 
 use super::usage_error;
-use crate::clock::{Clock, ClockTime, FlagResult, TimeControl};
+use crate::clock::{Clock, FlagResult, TimeControl};
 use crate::connection::{ConnectionStatus, Snapshot, Update, connect};
+use crate::dgt_serve::VirtualDgtBoard;
 use crate::engine::{EnginePlay, Strength};
 use crate::files::write_atomically;
-use crate::pgn::{GameTags, write_game, write_game_with_comments};
+use crate::pgn::GameTags;
+use crate::pgn::live::{LivePgn, session_pgn};
 use crate::protocol::Protocol;
 use crate::reading::{Reading, TimedReading};
 use crate::recognizer::{BoardOrientation, Config, EventKind, GameRecord};
@@ -32,6 +36,10 @@ pub struct Options<'a> {
     pub engine: Option<(std::path::PathBuf, Color, Strength)>,
     /// A chess clock for the games.
     pub clock: Option<TimeControl>,
+    /// Make this path a symlink to a virtual DGT board showing the recognised position.
+    pub serve_dgt: Option<&'a Path>,
+    /// Keep this file holding the session's games, rewritten after every change.
+    pub live_pgn: Option<&'a Path>,
 }
 
 pub fn run(options: Options<'_>) -> ExitCode {
@@ -47,6 +55,24 @@ pub fn run(options: Options<'_>) -> ExitCode {
             return usage_error("--idle-exit must be a positive number of seconds");
         }
         secs => secs.map(Duration::from_secs_f64),
+    };
+    if let Some(path) = options.live_pgn
+        && let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty())
+        && !folder.is_dir()
+    {
+        return usage_error(&format!(
+            "--live-pgn {}: no folder {}",
+            path.display(),
+            folder.display()
+        ));
+    }
+    let virtual_board = match options.serve_dgt.map(start_virtual_board).transpose() {
+        Ok(board) => board,
+        Err(message) => return usage_error(&message),
+    };
+    let live = match options.live_pgn.map(LivePgn::start).transpose() {
+        Ok(live) => live,
+        Err(e) => return usage_error(&format!("--live-pgn: {e}")),
     };
     let stop = Arc::new(AtomicBool::new(false));
     {
@@ -69,7 +95,9 @@ pub fn run(options: Options<'_>) -> ExitCode {
         .engine
         .as_ref()
         .map(|(path, side, strength)| EnginePlay::start(path, *side, *strength, Arc::new(|| {})));
+    let tags = game_tags(engine.as_ref());
     let mut latest: Option<Box<Snapshot>> = None;
+    let mut shown: Option<shakmaty::Chess> = None;
     let mut readings: Vec<TimedReading> = Vec::new();
     let mut games: Vec<GameRecord> = Vec::new();
     let mut last_change = Instant::now();
@@ -139,6 +167,21 @@ pub fn run(options: Options<'_>) -> ExitCode {
                 }
             }
             Update::Snapshot(snapshot) => {
+                if let Some(board) = &virtual_board
+                    && shown.as_ref() != Some(&snapshot.position)
+                {
+                    board.show(&snapshot.position);
+                    shown = Some(snapshot.position.clone());
+                }
+                if let Some(live) = &live
+                    && snapshot.games != games
+                {
+                    // The clocks already heard this snapshot's events.
+                    live.write(session_pgn(&snapshot.games, &tags, &clocks));
+                    for problem in live.problems() {
+                        eprintln!("boardsight: live PGN: {problem}");
+                    }
+                }
                 games = snapshot.games.clone();
                 if let Some(engine) = &mut engine {
                     engine.on_snapshot(&snapshot);
@@ -151,37 +194,15 @@ pub fn run(options: Options<'_>) -> ExitCode {
     connection.disconnect();
     let mut failed = false;
     if let Some(path) = options.pgn {
-        let mut tags = GameTags::default();
-        if let Some(engine) = &engine {
-            // The engine's side names it, with its strength.
-            match engine.side() {
-                Color::White => tags.white = engine.player_name(),
-                Color::Black => tags.black = engine.player_name(),
-            }
-        }
-        // The clocks started with the games: the last clock is the last game's, and so on.
-        let text: String = games
-            .iter()
-            .enumerate()
-            .map(|(i, _)| {
-                let from_end = games.len() - i;
-                clocks
-                    .len()
-                    .checked_sub(from_end)
-                    .and_then(|c| clocks.get(c))
-            })
-            .zip(&games)
-            .map(|(clock, game)| match clock {
-                Some(clock) => write_game_with_comments(
-                    game,
-                    &clocked_tags(&tags, clock),
-                    &clock_comments(game, clock),
-                ),
-                None => write_game(game, &tags),
-            })
-            .collect();
+        let text = session_pgn(&games, &tags, &clocks);
         if let Err(e) = write_atomically(path, text.as_bytes()) {
             eprintln!("boardsight: {}: {e}", path.display());
+            failed = true;
+        }
+    }
+    if let Some(live) = live {
+        for problem in live.finish() {
+            eprintln!("boardsight: live PGN: {problem}");
             failed = true;
         }
     }
@@ -244,19 +265,29 @@ fn describe(kind: &EventKind, first_mover: Color) -> Option<String> {
     })
 }
 
-/// The tags with the clock's `TimeControl`.
-fn clocked_tags(tags: &GameTags, clock: &Clock) -> GameTags {
-    let mut tags = tags.clone();
-    tags.extra
-        .push(("TimeControl".into(), clock.control().pgn_tag()));
+/// The tags of every game: the engine's side names it, with its strength.
+fn game_tags(engine: Option<&EnginePlay>) -> GameTags {
+    let mut tags = GameTags::default();
+    if let Some(engine) = engine {
+        match engine.side() {
+            Color::White => tags.white = engine.player_name(),
+            Color::Black => tags.black = engine.player_name(),
+        }
+    }
     tags
 }
 
-/// `[%clk h:mm:ss]` after every move: the mover's time left, as lichess writes it.
-fn clock_comments(game: &GameRecord, clock: &Clock) -> Vec<(usize, String)> {
-    (1..=game.moves.len())
-        .filter_map(|ply| Some((ply, format!("[%clk {}]", ClockTime(clock.after(ply)?)))))
-        .collect()
+/// A virtual DGT board linked at `link`, its path told on stdout for the other program.
+fn start_virtual_board(link: &Path) -> Result<VirtualDgtBoard, String> {
+    let board = VirtualDgtBoard::start(Some(link))
+        .map_err(|e| format!("--serve-dgt {}: {e}", link.display()))?;
+    println!(
+        "DGT board for other programs on {} (linked at {})",
+        board.device().display(),
+        link.display()
+    );
+    let _ = std::io::stdout().flush();
+    Ok(board)
 }
 
 fn flag_words(color: Color, result: FlagResult) -> String {

@@ -3,6 +3,7 @@
 pub mod autosave;
 pub mod autosaver;
 mod file;
+pub mod live;
 pub mod position_code;
 pub mod reader;
 pub mod text;

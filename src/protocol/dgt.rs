@@ -1,8 +1,10 @@
 //! DGT e-board, classic serial protocol (9600 8N1).
 //!
-//! The host sends `0x40` (reset), `0x42` (board dump) and `0x44` (update mode). Messages are
-//! `[id|0x80][(len>>7)&0x7f][len&0x7f][data]`, len counting the 3 header bytes: `0x86` is a
-//! board dump (64 piece codes, a8 … h1), `0x8E` a field update (square, then piece code).
+//! The host sends one-byte commands: `0x40` (reset), `0x42` (board dump), `0x43`/`0x44`/`0x4b`
+//! (update modes), `0x41` (clock), `0x45`/`0x46`/`0x47`/`0x4d` (identity); a clock command
+//! (`0x2b`) or LED command (`0x60`) carries a size byte and that many bytes more. Messages
+//! are `[id|0x80][(len>>7)&0x7f][len&0x7f][data]`, len counting the 3 header bytes: `0x86` is
+//! a board dump (64 piece codes, a8 … h1), `0x8E` a field update (square, then piece code).
 //! Piece codes: 0 empty; white P1 R2 N3 B4 K5 Q6; black p7 r8 n9 b10 k11 q12.
 
 use shakmaty::{Bitboard, Color, Piece, Role, Square};
@@ -11,11 +13,42 @@ use super::{HostSession, Micros, a8_order_of, square_from_a8_order};
 use crate::reading::Reading;
 
 pub const BAUD_RATE: u32 = 9600;
+
+// Commands from the host.
 pub const RESET: u8 = 0x40;
+pub const CLOCK_REQUEST: u8 = 0x41;
 pub const BOARD_DUMP_REQUEST: u8 = 0x42;
+/// Update mode with clock times.
+pub const UPDATE_WITH_CLOCK: u8 = 0x43;
+/// Update mode, board only.
 pub const UPDATE_MODE: u8 = 0x44;
-const BOARD_DUMP: u8 = 0x86;
-const FIELD_UPDATE: u8 = 0x8E;
+pub const SERIAL_NUMBER_REQUEST: u8 = 0x45;
+pub const BUS_ADDRESS_REQUEST: u8 = 0x46;
+pub const TRADEMARK_REQUEST: u8 = 0x47;
+/// Update mode with clock times only when they change.
+pub const UPDATE_NICE: u8 = 0x4b;
+pub const VERSION_REQUEST: u8 = 0x4d;
+/// A command for the clock: a size byte, then that many bytes.
+pub const CLOCK_COMMAND: u8 = 0x2b;
+/// Revelation II LEDs: a size byte, then that many bytes.
+pub const SET_LEDS: u8 = 0x60;
+
+// Messages from the board.
+pub const BOARD_DUMP: u8 = 0x86;
+pub const CLOCK_TIMES: u8 = 0x8D;
+pub const FIELD_UPDATE: u8 = 0x8E;
+pub const BUS_ADDRESS: u8 = 0x90;
+pub const SERIAL_NUMBER: u8 = 0x91;
+pub const TRADEMARK: u8 = 0x92;
+pub const VERSION: u8 = 0x93;
+/// The clock status bit that says no clock is attached (the times are then invalid).
+pub const NO_CLOCK: u8 = 0x20;
+
+/// The board's identity as it answers the host: a five-digit serial number (the bus
+/// address is that number), a trademark line and version 1.0.
+pub const SERIAL_DIGITS: &[u8; 5] = b"00001";
+pub const TRADEMARK_TEXT: &str = "boardsight: an occupancy board with recognised pieces";
+pub const FIRMWARE_VERSION: (u8, u8) = (1, 0);
 /// A dump now and then catches anything an update missed.
 const DUMP_INTERVAL: Micros = 2_000_000;
 
@@ -53,7 +86,8 @@ pub fn piece_of_code(code: u8) -> Option<Piece> {
     Some(Piece { color, role })
 }
 
-fn message(id: u8, data: &[u8]) -> Vec<u8> {
+/// A board-to-host message: id, 14-bit length (with the header), data.
+pub fn message(id: u8, data: &[u8]) -> Vec<u8> {
     let len = data.len() + 3;
     let mut bytes = vec![id, ((len >> 7) & 0x7f) as u8, (len & 0x7f) as u8];
     bytes.extend_from_slice(data);
@@ -222,10 +256,20 @@ impl Host {
     }
 }
 
-/// The board's side: answers the host's commands and reports changes in update mode.
+/// The board's side: answers the host's commands and reports changes in update mode. It
+/// has no clock: a clock request is answered "no clock", clock commands are skipped.
 #[derive(Default)]
 pub struct Board {
     updates: bool,
+    /// Bytes of a sized command (clock, LEDs) still to skip; `None` while its size byte is due.
+    skipping: Option<Skip>,
+    reset_heard: bool,
+}
+
+#[derive(Clone, Copy)]
+enum Skip {
+    SizeDue,
+    Bytes(u8),
 }
 
 impl Board {
@@ -233,10 +277,37 @@ impl Board {
     pub fn receive(&mut self, bytes: &[u8], pieces: &[Option<Piece>; 64]) -> Vec<u8> {
         let mut replies = Vec::new();
         for &byte in bytes {
+            match self.skipping {
+                Some(Skip::SizeDue) => {
+                    self.skipping = (byte > 0).then_some(Skip::Bytes(byte));
+                    continue;
+                }
+                Some(Skip::Bytes(left)) => {
+                    self.skipping = (left > 1).then_some(Skip::Bytes(left - 1));
+                    continue;
+                }
+                None => {}
+            }
             match byte {
-                RESET => self.updates = false,
+                RESET => {
+                    self.updates = false;
+                    self.reset_heard = true;
+                }
+                CLOCK_REQUEST => {
+                    replies.extend(message(CLOCK_TIMES, &[0, 0, 0, 0, 0, 0, NO_CLOCK]))
+                }
                 BOARD_DUMP_REQUEST => replies.extend(encode_dump(pieces)),
-                UPDATE_MODE => self.updates = true,
+                UPDATE_WITH_CLOCK | UPDATE_MODE | UPDATE_NICE => self.updates = true,
+                SERIAL_NUMBER_REQUEST => replies.extend(message(SERIAL_NUMBER, SERIAL_DIGITS)),
+                BUS_ADDRESS_REQUEST => replies.extend(message(BUS_ADDRESS, &bus_address())),
+                TRADEMARK_REQUEST => {
+                    replies.extend(message(TRADEMARK, TRADEMARK_TEXT.as_bytes()));
+                }
+                VERSION_REQUEST => {
+                    replies.extend(message(VERSION, &[FIRMWARE_VERSION.0, FIRMWARE_VERSION.1]));
+                }
+                CLOCK_COMMAND | SET_LEDS => self.skipping = Some(Skip::SizeDue),
+                // Anything else a real board ignores too.
                 _ => {}
             }
         }
@@ -251,6 +322,20 @@ impl Board {
             Vec::new()
         }
     }
+
+    /// Whether the host sent a reset since the last call: a host starting afresh.
+    pub fn take_reset(&mut self) -> bool {
+        std::mem::take(&mut self.reset_heard)
+    }
+}
+
+/// The serial number as a 14-bit number in two 7-bit bytes, as boards give their bus address.
+fn bus_address() -> [u8; 2] {
+    let number = SERIAL_DIGITS
+        .iter()
+        .fold(0u16, |n, d| n * 10 + u16::from(d - b'0'))
+        & 0x3fff;
+    [(number >> 7) as u8, (number & 0x7f) as u8]
 }
 
 #[cfg(test)]
@@ -373,6 +458,69 @@ mod tests {
         let reply = board.receive(&commands, &start_pieces());
         assert_eq!(reply, encode_dump(&start_pieces()));
         assert!(!board.changed(Square::E2, None).is_empty());
+    }
+
+    #[test]
+    fn the_board_names_itself_and_says_it_has_no_clock() {
+        let mut board = Board::default();
+        let pieces = start_pieces();
+        assert_eq!(
+            board.receive(&[SERIAL_NUMBER_REQUEST], &pieces),
+            [0x91, 0x00, 0x08, b'0', b'0', b'0', b'0', b'1']
+        );
+        assert_eq!(
+            board.receive(&[BUS_ADDRESS_REQUEST], &pieces),
+            [0x90, 0x00, 0x05, 0x00, 0x01]
+        );
+        assert_eq!(
+            board.receive(&[VERSION_REQUEST], &pieces),
+            [0x93, 0x00, 0x05, 0x01, 0x00]
+        );
+        let trademark = board.receive(&[TRADEMARK_REQUEST], &pieces);
+        assert_eq!(trademark[0], 0x92);
+        assert_eq!(usize::from(trademark[2]), trademark.len());
+        assert!(trademark[3..].iter().all(|b| b.is_ascii()));
+        let clock = board.receive(&[CLOCK_REQUEST], &pieces);
+        assert_eq!(clock.len(), 10);
+        assert_eq!(clock[..3], [0x8D, 0x00, 0x0A]);
+        assert_eq!(clock[9] & NO_CLOCK, NO_CLOCK);
+    }
+
+    #[test]
+    fn a_clock_command_is_skipped_whole_even_when_its_bytes_look_like_commands() {
+        let mut board = Board::default();
+        let pieces = start_pieces();
+        // A display command whose segment bytes are 0x42 (board dump) and 0x44 (updates).
+        let display = [
+            0x2b, 0x0b, 0x03, 0x01, 0x42, 0x44, 0x42, 0x42, 0x42, 0x42, 0x00, 0x01, 0x00,
+        ];
+        assert!(board.receive(&display, &pieces).is_empty());
+        assert!(board.changed(Square::E2, None).is_empty(), "still idle");
+        // Split across reads, then a real command after it.
+        assert!(board.receive(&display[..5], &pieces).is_empty());
+        let reply = board.receive(
+            &[&display[5..], &[BOARD_DUMP_REQUEST][..]].concat(),
+            &pieces,
+        );
+        assert_eq!(reply, encode_dump(&pieces));
+    }
+
+    #[test]
+    fn every_update_mode_reports_changes_until_a_reset() {
+        let pieces = start_pieces();
+        for mode in [UPDATE_WITH_CLOCK, UPDATE_MODE, UPDATE_NICE] {
+            let mut board = Board::default();
+            assert!(board.receive(&[mode], &pieces).is_empty());
+            assert_eq!(
+                board.changed(Square::E2, None),
+                encode_update(Square::E2, None)
+            );
+            assert!(!board.take_reset());
+            board.receive(&[RESET], &pieces);
+            assert!(board.take_reset());
+            assert!(!board.take_reset(), "told once");
+            assert!(board.changed(Square::E2, None).is_empty());
+        }
     }
 
     proptest! {

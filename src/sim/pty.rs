@@ -65,6 +65,14 @@ impl PtyLink {
         self.master.as_mut()
     }
 
+    /// Drops what was written to the host but not read yet.
+    pub fn discard_unread(&self) {
+        if let Some(slave) = &self.slave {
+            // A failed flush leaves stale bytes a host resynchronises past.
+            let _ = slave.clear(serialport::ClearBuffer::Input);
+        }
+    }
+
     /// Closes the terminal and removes the link, as pulling the USB cable does.
     pub fn unplug(&mut self) {
         self.remove_link();

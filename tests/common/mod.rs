@@ -32,3 +32,34 @@ pub fn stockfish_or_skip() -> Option<std::path::PathBuf> {
     }
     found
 }
+
+/// Waits (at most 10 s) for a path another thread or process makes, such as a pty's link.
+pub fn wait_for_path(path: &std::path::Path) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !path.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} never appeared",
+            path.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// A child's standard output (piped), line by line as it comes.
+pub fn stdout_lines(child: &mut std::process::Child) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let (line, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for text in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if line.send(text).is_err() {
+                return;
+            }
+        }
+    });
+    lines
+}

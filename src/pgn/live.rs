@@ -1,0 +1,213 @@
+//! Live games: a PGN file rewritten atomically after every change, so that a program polling
+//! it (an overlay, a broadcast relay) always reads a whole file. The writing happens on a
+//! thread of its own; when the disk is slow, only the newest text is written.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread::JoinHandle;
+
+use super::writer::{GameTags, write_game, write_game_with_comments};
+use crate::clock::{Clock, ClockTime};
+use crate::files::write_atomically;
+use crate::recognizer::GameRecord;
+
+/// Every game of a session as PGN. `clocks` started with the games, the last clock with the
+/// last game (earlier games may have none); a clocked game gets a `TimeControl` tag and a
+/// `[%clk h:mm:ss]` comment after every move. A game not decided on the board is `*`.
+pub fn session_pgn(games: &[GameRecord], tags: &GameTags, clocks: &[Clock]) -> String {
+    games
+        .iter()
+        .enumerate()
+        .map(|(i, game)| {
+            let from_end = games.len() - i;
+            let clock = clocks
+                .len()
+                .checked_sub(from_end)
+                .and_then(|c| clocks.get(c));
+            match clock {
+                Some(clock) => write_game_with_comments(
+                    game,
+                    &clocked_tags(tags, clock),
+                    &clock_comments(game, clock),
+                ),
+                None => write_game(game, tags),
+            }
+        })
+        .collect()
+}
+
+/// The tags with the clock's `TimeControl`.
+fn clocked_tags(tags: &GameTags, clock: &Clock) -> GameTags {
+    let mut tags = tags.clone();
+    tags.extra
+        .push(("TimeControl".into(), clock.control().pgn_tag()));
+    tags
+}
+
+/// `[%clk h:mm:ss]` after every move: the mover's time left, as lichess writes it.
+fn clock_comments(game: &GameRecord, clock: &Clock) -> Vec<(usize, String)> {
+    (1..=game.moves.len())
+        .filter_map(|ply| Some((ply, format!("[%clk {}]", ClockTime(clock.after(ply)?)))))
+        .collect()
+}
+
+/// A file kept holding the session's games. Dropping it writes the last text given.
+pub struct LivePgn {
+    path: PathBuf,
+    texts: Option<Sender<String>>,
+    problems: Receiver<String>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl LivePgn {
+    /// Starts the writer for `path`; nothing is written before the first `write`.
+    pub fn start(path: &Path) -> io::Result<Self> {
+        let (texts, received) = mpsc::channel::<String>();
+        let (problem, problems) = mpsc::channel();
+        let target = path.to_owned();
+        let thread = std::thread::Builder::new()
+            .name("live PGN".into())
+            .spawn(move || {
+                while let Ok(mut text) = received.recv() {
+                    // Texts that came while the last one was written are already old.
+                    text = received.try_iter().last().unwrap_or(text);
+                    if let Err(e) = write_atomically(&target, text.as_bytes()) {
+                        // The caller may be gone while closing; the message then has no reader.
+                        let _ = problem.send(format!("{}: {e}", target.display()));
+                    }
+                }
+            })?;
+        Ok(Self {
+            path: path.to_owned(),
+            texts: Some(texts),
+            problems,
+            thread: Some(thread),
+        })
+    }
+
+    /// Replaces the file's text (in the background; returns at once).
+    pub fn write(&self, pgn: String) {
+        if let Some(texts) = &self.texts
+            && texts.send(pgn).is_err()
+        {
+            eprintln!(
+                "boardsight: the live PGN thread has stopped; {} is not updated",
+                self.path.display()
+            );
+        }
+    }
+
+    /// What went wrong since the last call, each naming the file.
+    pub fn problems(&self) -> Vec<String> {
+        self.problems.try_iter().collect()
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes the last text given, then says what went wrong since the last look.
+    pub fn finish(mut self) -> Vec<String> {
+        self.stop();
+        self.problems()
+    }
+
+    fn stop(&mut self) {
+        self.texts = None;
+        if let Some(thread) = self.thread.take()
+            && thread.join().is_err()
+        {
+            eprintln!("boardsight: the live PGN thread failed");
+        }
+    }
+}
+
+impl Drop for LivePgn {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::TimeControl;
+    use crate::pgn::read_games;
+    use shakmaty::{Chess, Color};
+
+    fn game(moves: &[&str]) -> GameRecord {
+        GameRecord::from_uci(Chess::default(), moves.iter().copied()).expect("legal moves")
+    }
+
+    #[test]
+    fn the_last_text_given_is_what_the_file_holds() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("live.pgn");
+        let live = LivePgn::start(&path).expect("start");
+        let tags = GameTags::default();
+        let mut games = vec![game(&[])];
+        for uci in ["e2e4", "e7e5", "g1f3"] {
+            let m = uci
+                .parse::<shakmaty::uci::UciMove>()
+                .expect("uci")
+                .to_move(&games[0].final_position())
+                .expect("legal");
+            games[0].moves.push(m);
+            live.write(session_pgn(&games, &tags, &[]));
+        }
+        drop(live);
+        let read = read_games(&std::fs::read(&path).expect("the file"));
+        assert_eq!(read.len(), 1);
+        let read = read[0].as_ref().expect("a game");
+        assert_eq!(read.game, games[0]);
+        assert_eq!(read.tags.result, Some(crate::pgn::PgnResult::Unknown));
+    }
+
+    #[test]
+    fn a_clocked_game_has_its_clock_comments_and_an_unclocked_one_none() {
+        let control: TimeControl = "5+3".parse().expect("time control");
+        let mut clock = Clock::new(control, Color::White);
+        clock.start(0);
+        clock.moved(1, 10_000);
+        clock.moved(2, 12_000);
+        let games = [game(&["d2d4"]), game(&["e2e4", "e7e5"])];
+        let text = session_pgn(&games, &GameTags::default(), &[clock]);
+        let read: Vec<_> = read_games(text.as_bytes())
+            .into_iter()
+            .map(|g| g.expect("a game"))
+            .collect();
+        assert_eq!(read.len(), 2);
+        assert!(read[0].comments.is_empty());
+        assert!(
+            !read[0]
+                .tags
+                .extra
+                .iter()
+                .any(|(name, _)| name == "TimeControl")
+        );
+        assert_eq!(read[1].comments.len(), 2, "{text}");
+        // White used 10 s of 5 minutes, Black 2 s; each got 3 s back.
+        assert_eq!(read[1].comments[0], (1, "[%clk 0:04:53]".to_string()));
+        assert_eq!(read[1].comments[1], (2, "[%clk 0:05:01]".to_string()));
+        assert!(
+            read[1]
+                .tags
+                .extra
+                .iter()
+                .any(|(name, v)| name == "TimeControl" && v == "300+3")
+        );
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_written_is_named() {
+        let live = LivePgn::start(Path::new("/nonexistent-folder/live.pgn")).expect("start");
+        live.write("x".into());
+        let problems = live.finish();
+        assert_eq!(problems.len(), 1);
+        assert!(
+            problems[0].starts_with("/nonexistent-folder/live.pgn: "),
+            "{problems:?}"
+        );
+    }
+}

@@ -1,0 +1,446 @@
+#![cfg(unix)]
+//! `listen --serve-dgt` and `--live-pgn` while the simulated LiBoard plays through a real
+//! pseudo-terminal. The DGT host here is written from the protocol description (dgtbrd.h),
+//! not from boardsight's codec: it opens the virtual board's terminal as a chess program
+//! would, and keeps the board the messages describe.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use boardsight::pgn::read_games;
+use boardsight::protocol::Protocol;
+use boardsight::sim::pty::serve_live;
+use boardsight::sim::{Action, HandStyle, move_actions};
+use shakmaty::san::{San, SanPlus};
+use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
+
+const PATIENCE: Duration = Duration::from_secs(20);
+
+/// A DGT host: sends one-byte commands, reads `[id|0x80][len hi][len lo][data]` messages.
+struct Host {
+    port: Box<dyn serialport::SerialPort>,
+    pending: Vec<u8>,
+    /// Piece codes in the board's field order: a8, b8 … h8, a7 … h1.
+    fields: [u8; 64],
+    /// Every board dump received, in order.
+    dumps: Vec<[u8; 64]>,
+    /// Other messages: (id, data).
+    others: Vec<(u8, Vec<u8>)>,
+}
+
+impl Host {
+    fn open(path: &Path) -> Self {
+        let port = serialport::new(path.to_string_lossy(), 9600)
+            .timeout(Duration::from_millis(20))
+            .open()
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        Self {
+            port,
+            pending: Vec::new(),
+            fields: [0; 64],
+            dumps: Vec::new(),
+            others: Vec::new(),
+        }
+    }
+
+    /// Reset, board dump, update mode: what programs send first.
+    fn start(&mut self) {
+        self.send(&[0x40, 0x42, 0x44]);
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        self.port.write_all(bytes).expect("the host writes");
+    }
+
+    /// Reads what has come and applies every whole message.
+    fn pump(&mut self) {
+        let mut buffer = [0u8; 512];
+        match self.port.read(&mut buffer) {
+            Ok(n) => self.pending.extend_from_slice(&buffer[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
+            // The board went away (listen ended): the caller's wait says what was missing.
+            Err(_) => std::thread::sleep(Duration::from_millis(20)),
+        }
+        loop {
+            // A message starts with a byte whose top bit is set; anything else is skipped.
+            while self.pending.first().is_some_and(|b| b & 0x80 == 0) {
+                self.pending.remove(0);
+            }
+            if self.pending.len() < 3 {
+                return;
+            }
+            let size = (usize::from(self.pending[1]) << 7) | usize::from(self.pending[2]);
+            if size < 3 {
+                self.pending.remove(0);
+                continue;
+            }
+            if self.pending.len() < size {
+                return;
+            }
+            let message: Vec<u8> = self.pending.drain(..size).collect();
+            let data = &message[3..];
+            match (message[0], data.len()) {
+                (0x86, 64) => {
+                    self.fields.copy_from_slice(data);
+                    self.dumps.push(self.fields);
+                }
+                (0x8e, 2) if data[0] < 64 => self.fields[usize::from(data[0])] = data[1],
+                (id, _) => self.others.push((id, data.to_vec())),
+            }
+        }
+    }
+
+    /// Reads until the board is `position`'s, or fails saying what it shows.
+    fn wait_for(&mut self, position: &Chess, after: &str) {
+        let want = placement(position);
+        let deadline = Instant::now() + PATIENCE;
+        while fen_of_fields(&self.fields) != want {
+            assert!(
+                Instant::now() < deadline,
+                "after {after}: the host shows {} instead of {want}",
+                fen_of_fields(&self.fields)
+            );
+            self.pump();
+        }
+    }
+
+    /// Reads until a message `id` has come; returns its data.
+    fn wait_for_message(&mut self, id: u8) -> Vec<u8> {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(index) = self.others.iter().position(|(i, _)| *i == id) {
+                return self.others.remove(index).1;
+            }
+            assert!(Instant::now() < deadline, "no message {id:#x} came");
+            self.pump();
+        }
+    }
+
+    fn wait_for_dump(&mut self) -> [u8; 64] {
+        let deadline = Instant::now() + PATIENCE;
+        while self.dumps.is_empty() {
+            assert!(Instant::now() < deadline, "no board dump came");
+            self.pump();
+        }
+        self.dumps[0]
+    }
+}
+
+/// The FEN piece placement of 64 DGT piece codes in field order (a8 first).
+fn fen_of_fields(fields: &[u8; 64]) -> String {
+    let ranks: Vec<String> = fields
+        .chunks(8)
+        .map(|rank| {
+            let mut text = String::new();
+            let mut empty = 0;
+            for &code in rank {
+                let letter = b" PRNBKQprnbkq".get(usize::from(code)).copied();
+                match letter {
+                    Some(b' ') | None => empty += 1,
+                    Some(letter) => {
+                        if empty > 0 {
+                            text.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        text.push(char::from(letter));
+                    }
+                }
+            }
+            if empty > 0 {
+                text.push_str(&empty.to_string());
+            }
+            text
+        })
+        .collect();
+    ranks.join("/")
+}
+
+fn placement(position: &Chess) -> String {
+    position.board().to_string()
+}
+
+/// `listen` running on the simulated board's terminal, its stdout as lines.
+struct Listen {
+    child: Child,
+    lines: Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Listen {
+    fn start(port: &str, dgt: &Path, live: &Path, pgn: &Path) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_boardsight"))
+            .args(["listen", "--protocol", "liboard", "--idle-exit", "4"])
+            .args(["--port", port])
+            .arg("--serve-dgt")
+            .arg(dgt)
+            .arg("--live-pgn")
+            .arg(live)
+            .arg("--pgn")
+            .arg(pgn)
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("listen starts");
+        Self {
+            lines: common::stdout_lines(&mut child),
+            child,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Waits for the line `want`.
+    fn expect(&mut self, want: &str) {
+        self.expect_line(want, |line| line == want);
+    }
+
+    /// Waits for a line `matches` accepts; returns it.
+    fn expect_line(&mut self, what: &str, matches: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    if matches(&line) {
+                        return line;
+                    }
+                }
+                Err(_) => panic!("no line '{what}'; listen said:\n{}", self.seen.join("\n")),
+            }
+        }
+    }
+}
+
+/// The game as played: the position, and the line `listen` prints for each move.
+struct Game {
+    position: Chess,
+    played: Vec<Move>,
+    actions: Sender<Action>,
+}
+
+impl Game {
+    /// Plays `san` with a person's hands; returns the line listen prints for it.
+    fn play(&mut self, san: &str) -> String {
+        let m = san
+            .parse::<San>()
+            .expect("san")
+            .to_move(&self.position)
+            .unwrap_or_else(|e| panic!("{san}: {e}"));
+        self.hands(move_actions(&self.position, m, &HandStyle::default()));
+        let line = move_line(&self.position, m);
+        self.position.play_unchecked(m);
+        self.played.push(m);
+        line
+    }
+
+    fn hands(&self, actions: Vec<Action>) {
+        for action in actions {
+            self.actions.send(action).expect("the device takes actions");
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+}
+
+fn move_line(position: &Chess, m: Move) -> String {
+    let number = position.fullmoves();
+    let san = SanPlus::from_move(position.clone(), m);
+    match position.turn() {
+        Color::White => format!("{number}. {san}"),
+        Color::Black => format!("{number}... {san}"),
+    }
+}
+
+/// Reads the live file over and over until told to stop; returns every version read.
+fn poll_live_file(path: PathBuf, stop: Arc<AtomicBool>) -> JoinHandle<Vec<Vec<Move>>> {
+    std::thread::spawn(move || {
+        let mut versions: Vec<Vec<Move>> = Vec::new();
+        while !stop.load(Ordering::Relaxed) {
+            let Ok(bytes) = std::fs::read(&path) else {
+                continue;
+            };
+            let games = read_games(&bytes);
+            assert_eq!(games.len(), 1, "{}", String::from_utf8_lossy(&bytes));
+            let game = games[0]
+                .as_ref()
+                .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&bytes)));
+            assert_eq!(game.tags.result, Some(boardsight::pgn::PgnResult::Unknown));
+            if versions.last() != Some(&game.game.moves) {
+                versions.push(game.game.moves.clone());
+            }
+        }
+        versions
+    })
+}
+
+/// Plays a game with an en passant capture, a promotion, castling rook first (revised from
+/// a rook move), a takeback and a capture, checking a DGT host's board after every change;
+/// the host goes away and another comes (after garbage); the live file is read throughout.
+#[test]
+fn a_dgt_host_follows_every_recognised_position_and_the_live_file_every_move() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dgt = dir.path().join("dgt");
+    let live = dir.path().join("live.pgn");
+    let pgn = dir.path().join("final.pgn");
+    let (actions, received) = mpsc::channel();
+    let stop_device = Arc::new(AtomicBool::new(false));
+    let (port, simulator) =
+        serve_live(Protocol::Liboard, received, stop_device.clone()).expect("a pty");
+    actions
+        .send(Action::SetUp(Chess::default()))
+        .expect("set up");
+    let mut listen = Listen::start(&port, &dgt, &live, &pgn);
+    let told = format!("(linked at {})", dgt.display());
+    let said = listen.expect_line("DGT board … linked", |line| {
+        line.starts_with("DGT board for other programs on /dev/") && line.ends_with(&told)
+    });
+    common::wait_for_path(&dgt);
+    let device = std::fs::canonicalize(&dgt).expect("the link leads to the terminal");
+    assert!(said.contains(&device.display().to_string()), "{said}");
+    let stop_reader = Arc::new(AtomicBool::new(false));
+    let reader = poll_live_file(live.clone(), stop_reader.clone());
+
+    let mut game = Game {
+        position: Chess::default(),
+        played: Vec::new(),
+        actions,
+    };
+    let mut host = Host::open(&dgt);
+    host.start();
+    assert_eq!(
+        fen_of_fields(&host.wait_for_dump()),
+        placement(&Chess::default())
+    );
+    // Clock and identity: no clock is attached; the board names itself.
+    host.send(&[0x41, 0x45, 0x4d]);
+    let clock = host.wait_for_message(0x8d);
+    assert_eq!(clock.len(), 7);
+    assert_eq!(clock[6] & 0x20, 0x20, "no clock connected");
+    assert_eq!(host.wait_for_message(0x91).len(), 5);
+    assert_eq!(host.wait_for_message(0x93).len(), 2);
+
+    let play = |game: &mut Game, host: &mut Host, listen: &mut Listen, san: &str| {
+        let line = game.play(san);
+        listen.expect(&line);
+        host.wait_for(&game.position, &line);
+    };
+    for san in ["e4", "d5", "exd5", "c5", "dxc6", "Nf6", "cxb7", "Bf5"] {
+        play(&mut game, &mut host, &mut listen, san);
+    }
+
+    // The host goes; a promotion is played while no one listens.
+    drop(host);
+    play_unwatched(&mut game, &mut listen, "bxa8=Q");
+    let mut host = Host::open(&dgt);
+    // Line noise, a clock command whose bytes look like commands, unknown commands.
+    host.send(&[
+        0x00, 0x13, 0xff, 0x80, 0x7f, 0x2b, 0x03, 0x03, 0x42, 0x00, 0x4c, 0x49,
+    ]);
+    host.start();
+    assert_eq!(
+        fen_of_fields(&host.wait_for_dump()),
+        placement(&game.position),
+        "the first dump after a reconnect shows the board as it is"
+    );
+    for san in ["e6", "Nf3", "Be7", "Be2", "O-O"] {
+        play(&mut game, &mut host, &mut listen, san);
+    }
+    host.send(&[0x99, 0x2b]);
+    host.send(&[0x01, 0x00]); // the rest of that clock command: one byte, skipped
+
+    // Castling rook first: taken for Rf1, then revised.
+    let castling_from = game.position.clone();
+    let white = |role| Piece {
+        color: Color::White,
+        role,
+    };
+    game.hands(vec![
+        Action::Lift(Square::H1),
+        Action::Place(Square::F1, white(Role::Rook)),
+    ]);
+    listen.expect("8. Rf1");
+    let rook_move = "Rf1"
+        .parse::<San>()
+        .expect("san")
+        .to_move(&castling_from)
+        .expect("legal");
+    host.wait_for(
+        &castling_from.clone().play(rook_move).expect("legal"),
+        "8. Rf1",
+    );
+    game.hands(vec![
+        Action::Lift(Square::E1),
+        Action::Place(Square::G1, white(Role::King)),
+    ]);
+    listen.expect("8. O-O (revised)");
+    let castle = "O-O"
+        .parse::<San>()
+        .expect("san")
+        .to_move(&castling_from)
+        .expect("legal");
+    let castled = castling_from.clone().play(castle).expect("legal");
+    host.wait_for(&castled, "8. O-O (revised)");
+
+    // Taken back: the king and rook go home.
+    game.hands(vec![
+        Action::Lift(Square::G1),
+        Action::Lift(Square::F1),
+        Action::Place(Square::E1, white(Role::King)),
+        Action::Place(Square::H1, white(Role::Rook)),
+    ]);
+    listen.expect("8. taken back");
+    host.wait_for(&castling_from, "8. taken back");
+    play(&mut game, &mut host, &mut listen, "Qxb8");
+
+    let status = listen.child.wait().expect("listen ends at --idle-exit");
+    assert!(status.success(), "listen said:\n{}", listen.seen.join("\n"));
+    stop_device.store(true, Ordering::Relaxed);
+    let played = std::mem::take(&mut game.played);
+    drop(game);
+    simulator.join().expect("the simulator thread");
+    stop_reader.store(true, Ordering::Relaxed);
+    let versions = reader.join().expect("the live file always parsed");
+    assert!(
+        !dgt.exists(),
+        "listen removes the virtual board's link when it ends"
+    );
+
+    // The live file ends with the whole game, as the PGN written at the end has it.
+    let live_text = std::fs::read_to_string(&live).expect("the live file");
+    assert_eq!(live_text, std::fs::read_to_string(&pgn).expect("the PGN"));
+    let games = read_games(live_text.as_bytes());
+    let final_game = &games[0].as_ref().expect("a game").game;
+    assert_eq!(final_game.moves, played);
+    // Every version read was the game so far: a prefix of the final game, or of the game
+    // with the 8th move before it was taken back (Rf1, then O-O).
+    let mut allowed: Vec<Vec<Move>> = (0..=played.len()).map(|n| played[..n].to_vec()).collect();
+    for m in [rook_move, castle] {
+        let mut line = played[..played.len() - 1].to_vec();
+        line.push(m);
+        allowed.push(line);
+    }
+    for version in &versions {
+        assert!(
+            allowed.contains(version),
+            "not the game so far: {version:?}"
+        );
+    }
+    // It was rewritten while the game was played, not only at the end.
+    assert!(
+        versions.len() >= played.len() / 2,
+        "{} versions",
+        versions.len()
+    );
+}
+
+/// Plays a move with no host watching, and waits until listen has recognised it.
+fn play_unwatched(game: &mut Game, listen: &mut Listen, san: &str) {
+    let line = game.play(san);
+    listen.expect(&line);
+}

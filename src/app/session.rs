@@ -12,7 +12,8 @@ use crate::connection::{Command, Snapshot, Update, connect};
 use crate::engine::{EnginePlay, Strength, find_stockfish};
 use crate::pgn::autosave::{Autosave, Unfinished};
 use crate::pgn::autosaver::Autosaver;
-use crate::pgn::{GameTags, PgnGame, read_games, write_game_with_comments};
+use crate::pgn::live::session_pgn;
+use crate::pgn::{GameTags, PgnGame, read_games};
 use crate::protocol::Protocol;
 use crate::reading::{Millis, Orientation, TimedReading};
 use crate::recognizer::health::SensorHealth;
@@ -403,11 +404,7 @@ impl Session {
                 shakmaty::Color::Black => tags.black = engine.player_name(),
             }
         }
-        let text = games
-            .iter()
-            .zip(self.clocks.annotate(games, &tags))
-            .map(|(game, (tags, comments))| write_game_with_comments(game, &tags, &comments))
-            .collect();
+        let text = session_pgn(games, &tags, &self.clocks);
         (text, games.iter().map(|g| g.moves.len()).sum())
     }
 

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use shakmaty::Color;
 
 use super::usage_error;
-use crate::clock::{Clock, FlagResult, TimeControl};
+use crate::clock::{GameClocks, TimeControl, flag_words};
 use crate::connection::{ConnectionStatus, Snapshot, Update, connect};
 use crate::dgt_serve::VirtualDgtBoard;
 use crate::engine::{EnginePlay, Strength};
@@ -89,8 +89,7 @@ pub fn run(options: Options<'_>) -> ExitCode {
     // The worker's times count from about now: the clock's flag is checked against it.
     let started = Instant::now();
     let connection = connect(options.port, options.protocol, config, Arc::new(|| {}));
-    let mut clocks: Vec<Clock> = Vec::new();
-    let mut flag_told = false;
+    let mut clocks = GameClocks::new(options.clock);
     let mut engine = options
         .engine
         .as_ref()
@@ -107,13 +106,11 @@ pub fn run(options: Options<'_>) -> ExitCode {
         if idle_limit.is_some_and(|limit| last_change.elapsed() >= limit) {
             break;
         }
-        if let (Some(clock), Some(snapshot)) = (clocks.last(), &latest)
-            && !flag_told
+        if let Some(snapshot) = &latest
             && let Some((color, result)) =
-                clock.flag(&snapshot.position, started.elapsed().as_millis() as u64)
+                clocks.check_flag(&snapshot.position, started.elapsed().as_millis() as u64)
         {
-            flag_told = true;
-            println!("{}", flag_words(color, result));
+            println!("flag: {}", flag_words(color, result));
         }
         if let (Some(engine), Some(snapshot)) = (&mut engine, &latest) {
             for line in engine.on_replies(&connection, snapshot) {
@@ -143,24 +140,8 @@ pub fn run(options: Options<'_>) -> ExitCode {
                     if let EventKind::NewGame { fen } = &event.kind {
                         first_mover = crate::parse_fen(fen)
                             .map_or(Color::White, |p| shakmaty::Position::turn(&p));
-                        if let Some(control) = options.clock {
-                            let mut clock = Clock::new(control, first_mover);
-                            clock.start(event.t);
-                            // A start told again before any move is the same game.
-                            if clocks.last().is_some_and(|c| c.plies() == 0) {
-                                clocks.pop();
-                            }
-                            clocks.push(clock);
-                            flag_told = false;
-                        }
                     }
-                    if let Some(clock) = clocks.last_mut() {
-                        match event.kind {
-                            EventKind::Move { ply, .. } => clock.moved(ply, event.t),
-                            EventKind::TakenBack { ply, .. } => clock.taken_back(ply - 1, event.t),
-                            _ => {}
-                        }
-                    }
+                    clocks.on_event(&event);
                     if let Some(line) = describe(&event.kind, first_mover) {
                         println!("{line}");
                     }
@@ -288,20 +269,6 @@ fn start_virtual_board(link: &Path) -> Result<VirtualDgtBoard, String> {
     );
     let _ = std::io::stdout().flush();
     Ok(board)
-}
-
-fn flag_words(color: Color, result: FlagResult) -> String {
-    let side = match color {
-        Color::White => "White",
-        Color::Black => "Black",
-    };
-    match (result, color) {
-        (FlagResult::Draw, _) => {
-            format!("flag: {side}'s time is up, but the other side cannot mate: 1/2-1/2")
-        }
-        (FlagResult::Lost, Color::White) => format!("flag: {side}'s time is up: 0-1"),
-        (FlagResult::Lost, Color::Black) => format!("flag: {side}'s time is up: 1-0"),
-    }
 }
 
 fn status_text(status: &ConnectionStatus) -> String {

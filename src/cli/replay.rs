@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use super::usage_error;
 use crate::clock::{GameClocks, TimeControl};
-use crate::pgn::{GameTags, write_game_with_comments};
+use crate::pgn::GameTags;
+use crate::pgn::live::session_pgn;
 use crate::recognizer::{BoardOrientation, Config};
 use crate::{parse_fen, replay, sensorlog};
 
@@ -41,9 +42,9 @@ pub fn run(
     for event in &result.events {
         clocks.on_event(event);
     }
-    let annotated = clocks.annotate(&result.games, &GameTags::default());
-    for (game, (tags, comments)) in result.games.iter().zip(annotated) {
-        print!("{}", write_game_with_comments(game, &tags, &comments));
-    }
+    print!(
+        "{}",
+        session_pgn(&result.games, &GameTags::default(), &clocks)
+    );
     ExitCode::SUCCESS
 }

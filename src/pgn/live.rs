@@ -7,48 +7,19 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 
-use super::writer::{GameTags, write_game, write_game_with_comments};
-use crate::clock::{Clock, ClockTime};
+use super::writer::{GameTags, write_game_with_comments};
+use crate::clock::GameClocks;
 use crate::files::write_atomically;
 use crate::recognizer::GameRecord;
 
-/// Every game of a session as PGN. `clocks` started with the games, the last clock with the
-/// last game (earlier games may have none); a clocked game gets a `TimeControl` tag and a
-/// `[%clk h:mm:ss]` comment after every move. A game not decided on the board is `*`.
-pub fn session_pgn(games: &[GameRecord], tags: &GameTags, clocks: &[Clock]) -> String {
+/// Every game of a session as PGN: a game played on a clock gets its `TimeControl`, a
+/// `[%clk h:mm:ss]` comment after every move the clock saw and the result of a fallen flag;
+/// a game not decided is `*`.
+pub fn session_pgn(games: &[GameRecord], tags: &GameTags, clocks: &GameClocks) -> String {
     games
         .iter()
-        .enumerate()
-        .map(|(i, game)| {
-            let from_end = games.len() - i;
-            let clock = clocks
-                .len()
-                .checked_sub(from_end)
-                .and_then(|c| clocks.get(c));
-            match clock {
-                Some(clock) => write_game_with_comments(
-                    game,
-                    &clocked_tags(tags, clock),
-                    &clock_comments(game, clock),
-                ),
-                None => write_game(game, tags),
-            }
-        })
-        .collect()
-}
-
-/// The tags with the clock's `TimeControl`.
-fn clocked_tags(tags: &GameTags, clock: &Clock) -> GameTags {
-    let mut tags = tags.clone();
-    tags.extra
-        .push(("TimeControl".into(), clock.control().pgn_tag()));
-    tags
-}
-
-/// `[%clk h:mm:ss]` after every move: the mover's time left, as lichess writes it.
-fn clock_comments(game: &GameRecord, clock: &Clock) -> Vec<(usize, String)> {
-    (1..=game.moves.len())
-        .filter_map(|ply| Some((ply, format!("[%clk {}]", ClockTime(clock.after(ply)?)))))
+        .zip(clocks.annotate(games, tags))
+        .map(|(game, (tags, comments))| write_game_with_comments(game, &tags, &comments))
         .collect()
 }
 
@@ -132,9 +103,8 @@ impl Drop for LivePgn {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clock::TimeControl;
     use crate::pgn::read_games;
-    use shakmaty::{Chess, Color};
+    use shakmaty::Chess;
 
     fn game(moves: &[&str]) -> GameRecord {
         GameRecord::from_uci(Chess::default(), moves.iter().copied()).expect("legal moves")
@@ -154,7 +124,7 @@ mod tests {
                 .to_move(&games[0].final_position())
                 .expect("legal");
             games[0].moves.push(m);
-            live.write(session_pgn(&games, &tags, &[]));
+            live.write(session_pgn(&games, &tags, &GameClocks::default()));
         }
         drop(live);
         let read = read_games(&std::fs::read(&path).expect("the file"));
@@ -162,41 +132,6 @@ mod tests {
         let read = read[0].as_ref().expect("a game");
         assert_eq!(read.game, games[0]);
         assert_eq!(read.tags.result, Some(crate::pgn::PgnResult::Unknown));
-    }
-
-    #[test]
-    fn a_clocked_game_has_its_clock_comments_and_an_unclocked_one_none() {
-        let control: TimeControl = "5+3".parse().expect("time control");
-        let mut clock = Clock::new(control, Color::White);
-        clock.start(0);
-        clock.moved(1, 10_000);
-        clock.moved(2, 12_000);
-        let games = [game(&["d2d4"]), game(&["e2e4", "e7e5"])];
-        let text = session_pgn(&games, &GameTags::default(), &[clock]);
-        let read: Vec<_> = read_games(text.as_bytes())
-            .into_iter()
-            .map(|g| g.expect("a game"))
-            .collect();
-        assert_eq!(read.len(), 2);
-        assert!(read[0].comments.is_empty());
-        assert!(
-            !read[0]
-                .tags
-                .extra
-                .iter()
-                .any(|(name, _)| name == "TimeControl")
-        );
-        assert_eq!(read[1].comments.len(), 2, "{text}");
-        // White used 10 s of 5 minutes, Black 2 s; each got 3 s back.
-        assert_eq!(read[1].comments[0], (1, "[%clk 0:04:53]".to_string()));
-        assert_eq!(read[1].comments[1], (2, "[%clk 0:05:01]".to_string()));
-        assert!(
-            read[1]
-                .tags
-                .extra
-                .iter()
-                .any(|(name, v)| name == "TimeControl" && v == "300+3")
-        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The engine worker against real processes: small shell scripts that act as UCI engines
-//! (a good one, and ones that crash, hang, print garbage or play an illegal move), and
-//! Stockfish itself where it is installed (`.ci/run` installs it and requires it).
+//! (a good one, and ones that crash, hang, print garbage or play an illegal move; ones
+//! that analyse, and one that plays Chess960), and Stockfish itself where it is installed
+//! (`.ci/run` installs it and requires it).
 #![cfg(unix)]
 
 mod common;
@@ -10,9 +11,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use boardsight::engine::{Engine, EngineFault, Patience, Reply, Strength};
+use boardsight::engine::{
+    Adviser, AnalysisLine, Engine, EngineFault, Patience, Reply, Score, Strength, Ticket,
+    castling_mode,
+};
+use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Square};
 
 /// Short waits: a fake engine answers at once or never.
 const PATIENCE: Patience = Patience {
@@ -23,13 +28,24 @@ const PATIENCE: Patience = Patience {
 
 /// A UCI engine as a shell script; `on_go` is what it does when told to search.
 fn fake_engine(dir: &Path, on_uci: &str, on_go: &str) -> PathBuf {
+    analysing_engine(dir, on_uci, on_go, "")
+}
+
+/// A fake engine that also answers `stop`, and writes all it is told to `told.log`; the
+/// last position it was given is in `$position`.
+fn analysing_engine(dir: &Path, on_uci: &str, on_go: &str, on_stop: &str) -> PathBuf {
+    let log = dir.join("told.log");
+    let log = log.display();
     let script = format!(
         "#!/bin/sh\n\
          while read -r line; do\n\
+           echo \"$line\" >> '{log}'\n\
            case \"$line\" in\n\
              uci) {on_uci};;\n\
              isready) echo readyok;;\n\
+             position*) position=\"$line\";;\n\
              go*) {on_go};;\n\
+             stop) {on_stop};;\n\
              quit) exit 0;;\n\
            esac\n\
          done\n"
@@ -186,4 +202,334 @@ fn stockfish_plays_a_legal_game_at_a_fixed_node_count() {
         moves.push(mv);
     }
     assert!(moves.len() >= 10);
+}
+
+// ----- analysis, hints and Chess960 -----
+
+const ANALYSING_UCI: &str = "echo 'id name Fake Analyser'; echo 'id author The Tests'; \
+     echo 'option name MultiPV type spin default 1 min 1 max 500'; \
+     echo 'option name UCI_Chess960 type check default false'; echo uciok";
+
+/// Three lines, with garbage between them and an illegal move (e1e3) in the third.
+const THREE_LINES: &str = "echo 'info depth 1 multipv 1 score cp 20 pv e2e4 e7e5'; \
+     echo '%%% garbage %%%'; \
+     echo 'info depth 1 multipv 2 score cp -15 pv d2d4 d7d5'; \
+     echo 'info string thinking'; \
+     echo 'info depth 1 multipv 3 score mate 2 pv g1f3 e1e3 b8c6'";
+
+/// What the fake engine was told, line by line.
+fn told(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("told.log"))
+        .expect("the engine's log")
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Whether `wanted` were told in this order (with anything between).
+fn told_in_order(told: &[String], wanted: &[&str]) -> bool {
+    let mut rest = told.iter();
+    wanted.iter().all(|w| rest.any(|t| t == w))
+}
+
+fn mv(position: &Chess, uci: &str) -> Move {
+    uci.parse::<UciMove>()
+        .expect("uci")
+        .to_move(position)
+        .expect("legal")
+}
+
+/// Analysis replies for `ticket` until one satisfies `enough`.
+fn analysis_until(
+    engine: &Engine,
+    ticket: Ticket,
+    enough: impl Fn(&[AnalysisLine]) -> bool,
+) -> Vec<AnalysisLine> {
+    loop {
+        match next(engine) {
+            Reply::Analysis {
+                ticket: t, lines, ..
+            } if t == ticket => {
+                if enough(&lines) {
+                    return lines;
+                }
+            }
+            Reply::Fault(fault) => panic!("{fault}"),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn an_analysis_streams_its_lines_and_a_new_one_replaces_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // It analyses until told to stop; what it says after `stop` is not shown.
+    let on_go =
+        format!("case \"$line\" in *infinite*) {THREE_LINES};; *) echo 'bestmove e2e4';; esac");
+    let engine = start(&analysing_engine(
+        dir.path(),
+        ANALYSING_UCI,
+        &on_go,
+        "echo 'info depth 9 multipv 1 score cp 99 pv e2e4'; echo 'bestmove e2e4'",
+    ));
+    assert!(matches!(next(&engine), Reply::Ready { .. }));
+    let start_position = Chess::default();
+    let first = engine.analyse(&start_position, &[], 3);
+    let lines = analysis_until(&engine, first, |lines| lines.len() == 3);
+    assert_eq!(lines.iter().map(|l| l.rank).collect::<Vec<_>>(), [1, 2, 3]);
+    assert_eq!(lines[0].score, Score::Centipawns(20));
+    assert_eq!(lines[1].score, Score::Centipawns(-15));
+    assert_eq!(
+        lines[2].score,
+        Score::Mate {
+            winner: Color::White,
+            moves: 2
+        }
+    );
+    let pv = |line: &AnalysisLine| -> Vec<String> {
+        line.pv
+            .iter()
+            .map(|&m| UciMove::from_standard(m).to_string())
+            .collect()
+    };
+    assert_eq!(pv(&lines[0]), ["e2e4", "e7e5"]);
+    assert_eq!(pv(&lines[1]), ["d2d4", "d7d5"]);
+    // The third line stops before its illegal move.
+    assert_eq!(pv(&lines[2]), ["g1f3"]);
+
+    // A new request while the engine searches: stop, then the new position, one line.
+    let second = engine.analyse(&start_position, &[], 1);
+    let lines = loop {
+        match next(&engine) {
+            Reply::Analysis { ticket, lines, .. } => {
+                assert!(lines.iter().all(|l| l.depth != 9), "{lines:?}");
+                if ticket == second {
+                    break lines;
+                }
+                assert_eq!(ticket, first);
+            }
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    // A stop ends it; the engine then still plays.
+    engine.stop();
+    engine.think(&start_position, &[]);
+    loop {
+        match next(&engine) {
+            Reply::BestMove { ply, mv: best } => {
+                assert_eq!((ply, best), (0, mv(&start_position, "e2e4")));
+                break;
+            }
+            Reply::Analysis { ticket, .. } => assert_eq!(ticket, second),
+            other => panic!("{other:?}"),
+        }
+    }
+    let told = told(dir.path());
+    assert!(
+        told_in_order(
+            &told,
+            &[
+                "setoption name MultiPV value 3",
+                "position startpos",
+                "go infinite",
+                "stop",
+                "setoption name MultiPV value 1",
+                "position startpos",
+                "go infinite",
+                "stop",
+                "position startpos",
+            ]
+        ),
+        "{told:?}"
+    );
+    assert!(
+        told.iter().any(|t| t.starts_with("go movetime")),
+        "{told:?}"
+    );
+}
+
+#[test]
+fn an_analysis_that_will_not_stop_is_taken_for_hung() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let engine = start(&analysing_engine(
+        dir.path(),
+        ANALYSING_UCI,
+        THREE_LINES,
+        "",
+    ));
+    assert!(matches!(next(&engine), Reply::Ready { .. }));
+    engine.analyse(&Chess::default(), &[], 2);
+    engine.stop();
+    loop {
+        match next(&engine) {
+            Reply::Fault(fault @ EngineFault::Silent { .. }) => {
+                assert!(
+                    fault.to_string().contains("did not answer 'stop'"),
+                    "{fault}"
+                );
+                break;
+            }
+            Reply::Analysis { .. } => {}
+            other => panic!("expected silence, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_hint_is_its_own_reply_and_the_analysis_goes_on_after_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let on_go =
+        format!("case \"$line\" in *infinite*) {THREE_LINES};; *) echo 'bestmove g1f3';; esac");
+    let path = analysing_engine(dir.path(), ANALYSING_UCI, &on_go, "echo 'bestmove e2e4'");
+    let mut adviser = Adviser::start(&path, PATIENCE, Arc::new(|| {}));
+    let start_position = Chess::default();
+    adviser.analyse(&start_position, &[], 3);
+    let poll_until = |adviser: &mut Adviser, done: &dyn Fn(&Adviser) -> bool| {
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        while !done(adviser) {
+            adviser.poll();
+            assert!(adviser.fault().is_none(), "{:?}", adviser.fault());
+            assert!(std::time::Instant::now() < deadline, "no answer in time");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    };
+    poll_until(&mut adviser, &|a| {
+        a.analysis()
+            .is_some_and(|analysis| analysis.lines.len() == 3)
+    });
+    assert_eq!(adviser.name(), Some("Fake Analyser"));
+    adviser.hint(&start_position, &[]);
+    poll_until(&mut adviser, &|a| {
+        a.hint_for(&start_position, &[]).is_some()
+    });
+    assert_eq!(
+        adviser.hint_for(&start_position, &[]),
+        Some(mv(&start_position, "g1f3"))
+    );
+    // Not for another position.
+    assert_eq!(adviser.hint_for(&start_position, &[e4()]), None);
+    // The analysis started again after the hint.
+    let log = dir.path().join("told.log");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let wanted = [
+        "go infinite",
+        "stop",
+        "setoption name MultiPV value 1",
+        "go movetime 100",
+        "setoption name MultiPV value 3",
+        "go infinite",
+    ];
+    while !told_in_order(&told(dir.path()), &wanted) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{:?}",
+            std::fs::read_to_string(&log)
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // The worker's own move replies are `BestMove`, never a hint.
+    let engine = start(&path);
+    engine.think(&start_position, &[]);
+    loop {
+        match next(&engine) {
+            Reply::Ready { .. } => {}
+            Reply::BestMove { mv: best, .. } => {
+                assert_eq!(best, mv(&start_position, "g1f3"));
+                break;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_mated_position_is_analysed_without_the_engine() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let engine = start(&analysing_engine(dir.path(), ANALYSING_UCI, "", ""));
+    assert!(matches!(next(&engine), Reply::Ready { .. }));
+    // Fool's mate: White is mated.
+    let mut position = Chess::default();
+    let mut moves = Vec::new();
+    for uci in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        let m = mv(&position, uci);
+        position.play_unchecked(m);
+        moves.push(m);
+    }
+    let ticket = engine.analyse(&Chess::default(), &moves, 3);
+    let lines = analysis_until(&engine, ticket, |_| true);
+    assert_eq!(
+        lines[0].score,
+        Score::Mate {
+            winner: Color::Black,
+            moves: 0
+        }
+    );
+    assert!(!told(dir.path()).iter().any(|t| t.starts_with("go")));
+}
+
+/// A Chess960 position, King c1 and rooks b1 and f1 (and the same for Black), after some
+/// moves: both sides may castle either way.
+fn chess960_position() -> Chess {
+    "1rk2r2/pppppppp/8/8/8/8/PPPPPPPP/1RK2R2 w FBfb - 0 1"
+        .parse::<Fen>()
+        .expect("fen")
+        .into_position(CastlingMode::Chess960)
+        .expect("legal")
+}
+
+#[test]
+fn a_chess960_game_is_told_in_chess960_form() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // It answers by castling short, king takes own rook.
+    let engine = start(&analysing_engine(
+        dir.path(),
+        ANALYSING_UCI,
+        "case \"$position\" in *startpos*) echo 'bestmove e2e4';; *) echo 'bestmove c8f8';; esac",
+        "",
+    ));
+    assert!(matches!(next(&engine), Reply::Ready { .. }));
+    let start_position = chess960_position();
+    assert_eq!(castling_mode(&start_position), CastlingMode::Chess960);
+    assert_eq!(castling_mode(&Chess::default()), CastlingMode::Standard);
+    let castle = Move::Castle {
+        king: Square::C1,
+        rook: Square::F1,
+    };
+    assert!(start_position.is_legal(castle));
+    engine.think(&start_position, &[castle]);
+    let Reply::BestMove { ply, mv: reply } = next(&engine) else {
+        panic!("no move");
+    };
+    assert_eq!(ply, 1);
+    assert_eq!(
+        reply,
+        Move::Castle {
+            king: Square::C8,
+            rook: Square::F8
+        }
+    );
+    // A standard game afterwards turns Chess960 off again.
+    engine.think(&Chess::default(), &[]);
+    assert_eq!(
+        next(&engine),
+        Reply::BestMove {
+            ply: 0,
+            mv: mv(&Chess::default(), "e2e4")
+        }
+    );
+    let told = told(dir.path());
+    let fen = Fen::from_position(&start_position, EnPassantMode::Legal);
+    assert!(
+        told_in_order(
+            &told,
+            &[
+                "setoption name UCI_Chess960 value true",
+                &format!("position fen {fen} moves c1f1"),
+                "setoption name UCI_Chess960 value false",
+                "position startpos",
+            ]
+        ),
+        "{told:?}"
+    );
 }

@@ -11,13 +11,19 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use std::time::Instant;
+
+use boardsight::connection::Snapshot;
 use boardsight::engine::{
-    Adviser, AnalysisLine, Engine, EngineFault, Patience, Reply, Score, Strength, Ticket,
-    castling_mode,
+    Adviser, AnalysisLine, Engine, EngineFault, EnginePlay, Patience, Reply, Score, Strength,
+    TAKEBACK_WAIT_WORDS, Ticket, castling_mode,
 };
+use boardsight::reading::{Reading, TimedReading};
+use boardsight::recognizer::{BoardOrientation, Config, Recognizer};
+use boardsight::sim::{Action, HandStyle, PhysicalBoard, move_actions};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position, Square};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square};
 
 /// Short waits: a fake engine answers at once or never.
 const PATIENCE: Patience = Patience {
@@ -170,38 +176,44 @@ fn an_engine_that_is_not_there_says_where_it_was_looked_for() {
     }
 }
 
+/// Stockfish at `strength`, started: its name.
+fn stockfish(path: &Path, strength: Strength) -> (Engine, String) {
+    let engine = Engine::start(path, strength, Patience::default(), Arc::new(|| {}));
+    let Reply::Ready { name, .. } = next(&engine) else {
+        panic!("stockfish did not start");
+    };
+    (engine, name)
+}
+
+/// Up to `plies` moves of the engine against itself from `start`, each checked legal where
+/// it was played.
+fn play_itself(engine: &Engine, start: &Chess, plies: usize) -> Vec<Move> {
+    let mut position = start.clone();
+    let mut moves = Vec::new();
+    for ply in 0..plies {
+        if position.is_game_over() {
+            break;
+        }
+        engine.think(start, &moves);
+        let Reply::BestMove { ply: at, mv } = next(engine) else {
+            panic!("no move at ply {ply}");
+        };
+        assert_eq!(at, ply);
+        assert!(position.is_legal(mv), "{mv:?}");
+        position.play_unchecked(mv);
+        moves.push(mv);
+    }
+    moves
+}
+
 #[test]
 fn stockfish_plays_a_legal_game_at_a_fixed_node_count() {
     let Some(path) = common::stockfish_or_skip() else {
         return;
     };
-    let engine = Engine::start(
-        &path,
-        Strength::Nodes(2000),
-        Patience::default(),
-        Arc::new(|| {}),
-    );
-    let Reply::Ready { name, .. } = next(&engine) else {
-        panic!("stockfish did not start");
-    };
+    let (engine, name) = stockfish(&path, Strength::Nodes(2000));
     assert!(name.contains("Stockfish"), "{name}");
-    // Twenty plies against itself, each move legal where it was played.
-    let mut position = Chess::default();
-    let mut moves = Vec::new();
-    for ply in 0..20 {
-        if position.is_game_over() {
-            break;
-        }
-        engine.think(&Chess::default(), &moves);
-        let Reply::BestMove { ply: at, mv } = next(&engine) else {
-            panic!("no move at ply {ply}");
-        };
-        assert_eq!(at, ply);
-        assert!(position.is_legal(mv));
-        position.play_unchecked(mv);
-        moves.push(mv);
-    }
-    assert!(moves.len() >= 10);
+    assert!(play_itself(&engine, &Chess::default(), 20).len() >= 10);
 }
 
 // ----- analysis, hints and Chess960 -----
@@ -249,11 +261,7 @@ fn analysis_until(
         match next(engine) {
             Reply::Analysis {
                 ticket: t, lines, ..
-            } if t == ticket => {
-                if enough(&lines) {
-                    return lines;
-                }
-            }
+            } if t == ticket && enough(&lines) => return lines,
             Reply::Fault(fault) => panic!("{fault}"),
             _ => {}
         }
@@ -468,14 +476,18 @@ fn a_mated_position_is_analysed_without_the_engine() {
     assert!(!told(dir.path()).iter().any(|t| t.starts_with("go")));
 }
 
-/// A Chess960 position, King c1 and rooks b1 and f1 (and the same for Black), after some
-/// moves: both sides may castle either way.
-fn chess960_position() -> Chess {
-    "1rk2r2/pppppppp/8/8/8/8/PPPPPPPP/1RK2R2 w FBfb - 0 1"
-        .parse::<Fen>()
+/// A position from its FEN, in Chess960 castling mode (which reads standard ones too).
+fn position(fen: &str) -> Chess {
+    fen.parse::<Fen>()
         .expect("fen")
         .into_position(CastlingMode::Chess960)
         .expect("legal")
+}
+
+/// A Chess960 position, King c1 and rooks b1 and f1 (and the same for Black), after some
+/// moves: both sides may castle either way.
+fn chess960_position() -> Chess {
+    position("1rk2r2/pppppppp/8/8/8/8/PPPPPPPP/1RK2R2 w FBfb - 0 1")
 }
 
 #[test]
@@ -532,4 +544,224 @@ fn a_chess960_game_is_told_in_chess960_form() {
         ),
         "{told:?}"
     );
+}
+
+#[test]
+fn stockfish_analyses_three_distinct_lines_scored_for_white() {
+    let Some(path) = common::stockfish_or_skip() else {
+        return;
+    };
+    let (engine, _) = stockfish(&path, Strength::Level(20));
+    // Black has no queen, and is to move: its own score is bad, White's view is good.
+    let start_position = position("rnb1kbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    let ticket = engine.analyse(&start_position, &[], 3);
+    let lines = analysis_until(&engine, ticket, |lines| {
+        lines.len() == 3
+            && lines
+                .iter()
+                .all(|l| l.depth >= 10 && l.depth == lines[0].depth)
+    });
+    engine.stop();
+    let firsts: Vec<Move> = lines.iter().map(|l| l.pv[0]).collect();
+    let distinct = firsts
+        .iter()
+        .enumerate()
+        .all(|(i, first)| !firsts[..i].contains(first));
+    assert!(distinct, "{lines:?}");
+    for line in &lines {
+        assert!(start_position.is_legal(line.pv[0]));
+        assert!(
+            matches!(line.score, Score::Centipawns(cp) if cp > 500)
+                || matches!(
+                    line.score,
+                    Score::Mate {
+                        winner: Color::White,
+                        ..
+                    }
+                ),
+            "{line:?}"
+        );
+    }
+    assert!(lines.iter().any(|l| l.pv.len() > 1), "{lines:?}");
+    // Stopped, it answers at once.
+    engine.think(&start_position, &[]);
+    loop {
+        match next(&engine) {
+            Reply::BestMove { mv, .. } => {
+                assert!(start_position.is_legal(mv));
+                break;
+            }
+            Reply::Analysis { .. } => {}
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn stockfish_plays_chess960_and_castles_king_takes_rook() {
+    let Some(path) = common::stockfish_or_skip() else {
+        return;
+    };
+    let (engine, _) = stockfish(&path, Strength::Nodes(2000));
+    // Chess960 start 0, against itself.
+    let start_position = position("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+    assert_eq!(play_itself(&engine, &start_position, 12).len(), 12);
+    // Castling long mates: king b1 to c1, rook a1 to d1 (said `b1a1`).
+    let mate_in_one = position("2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1");
+    let castle = Move::Castle {
+        king: Square::B1,
+        rook: Square::A1,
+    };
+    engine.think(&mate_in_one, &[]);
+    assert_eq!(next(&engine), Reply::BestMove { ply: 0, mv: castle });
+    let mut after = mate_in_one.clone();
+    after.play_unchecked(castle);
+    assert!(after.is_checkmate());
+    // The adviser, at full strength, gives the same as a hint.
+    let patience = Patience {
+        movetime: Duration::from_millis(200),
+        ..Patience::default()
+    };
+    let mut adviser = Adviser::start(&path, patience, Arc::new(|| {}));
+    adviser.hint(&mate_in_one, &[]);
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while adviser.hint_for(&mate_in_one, &[]).is_none() {
+        adviser.poll();
+        assert!(adviser.fault().is_none(), "{:?}", adviser.fault());
+        assert!(std::time::Instant::now() < deadline, "no hint in time");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(adviser.hint_for(&mate_in_one, &[]), Some(castle));
+}
+
+// ----- the engine's side of a game, after takebacks on the board -----
+
+/// A board with a real recognizer reading it, move by move, as the connection would.
+struct Table {
+    board: PhysicalBoard,
+    recognizer: Recognizer,
+    t: u64,
+}
+
+impl Table {
+    fn new() -> Self {
+        let mut table = Self {
+            board: PhysicalBoard::empty(),
+            recognizer: Recognizer::new(Config {
+                orientation: BoardOrientation::Normal,
+                ..Config::default()
+            }),
+            t: 0,
+        };
+        table.act(Action::SetUp(Chess::default()));
+        table
+    }
+
+    fn act(&mut self, action: Action) {
+        self.board.apply(&action);
+        self.t += 300;
+        let reading = Reading::Occupancy(self.board.occupancy());
+        self.recognizer.feed(TimedReading::new(self.t, reading));
+    }
+
+    fn play(&mut self, uci: &str) {
+        let position = self.recognizer.position().clone();
+        for action in move_actions(&position, mv(&position, uci), &HandStyle::default()) {
+            self.act(action);
+        }
+        assert_eq!(self.ply_moves().last(), Some(&uci.to_owned()));
+    }
+
+    fn ply_moves(&self) -> Vec<String> {
+        common::uci_moves(&self.recognizer.game())
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot::of(&self.recognizer, 0)
+    }
+}
+
+/// Hears the engine (at the time `at`) until it gives its move; the board then awaits it.
+fn engine_move(play: &mut EnginePlay, table: &mut Table, at: Instant) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (lines, expect) = play.hear(&table.snapshot(), at);
+        assert!(
+            !lines.iter().any(|l| l.starts_with("engine fault")),
+            "{lines:?}"
+        );
+        if let Some(said) = lines.iter().find(|l| l.starts_with("engine ")) {
+            table.recognizer.expect_move(expect);
+            return said.trim_start_matches("engine ").to_owned();
+        }
+        assert!(Instant::now() < deadline, "the engine did not move");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn after_a_takeback_the_engine_waits_for_the_board_to_be_still() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = analysing_engine(
+        dir.path(),
+        GOOD_UCI,
+        "case \"$position\" in *g1f3) echo 'bestmove b8c6';; *) echo 'bestmove e7e5';; esac",
+        "",
+    );
+    // The time is the test's: `t0` + seconds.
+    let t0 = Instant::now();
+    let at = |seconds: f64| t0 + Duration::from_secs_f64(seconds);
+    let mut play = EnginePlay::start(&path, Color::Black, Strength::Level(3), Arc::new(|| {}))
+        .with_pause(Duration::from_secs(2));
+    let mut table = Table::new();
+    play.on_snapshot_at(&table.snapshot(), at(0.0));
+    for (ply, (mine, engines)) in [("e2e4", "e7e5"), ("g1f3", "b8c6")].iter().enumerate() {
+        table.play(mine);
+        play.on_snapshot_at(&table.snapshot(), at(ply as f64));
+        assert_eq!(engine_move(&mut play, &mut table, at(ply as f64)), *engines);
+        table.play(engines);
+        play.on_snapshot_at(&table.snapshot(), at(ply as f64));
+    }
+
+    // The player takes back the engine's move: it is the engine's turn, but it waits.
+    let knight = |color| Piece {
+        color,
+        role: Role::Knight,
+    };
+    table.act(Action::Lift(Square::C6));
+    table.act(Action::Place(Square::B8, knight(Color::Black)));
+    assert_eq!(table.ply_moves(), ["e2e4", "e7e5", "g1f3"]);
+    play.on_snapshot_at(&table.snapshot(), at(10.0));
+    assert!(play.is_holding() && !play.is_thinking());
+    let (lines, _) = play.hear(&table.snapshot(), at(10.5));
+    assert_eq!(lines, [TAKEBACK_WAIT_WORDS]);
+    // Hands at the board start the pause again: 1.5 s after the lift is not enough.
+    table.act(Action::Lift(Square::F3));
+    play.on_snapshot_at(&table.snapshot(), at(11.5));
+    let (lines, _) = play.hear(&table.snapshot(), at(13.0));
+    assert!(lines.is_empty(), "{lines:?}");
+    assert!(!play.is_thinking());
+    // Then the player's own move goes back too: no engine move came between.
+    table.act(Action::Place(Square::G1, knight(Color::White)));
+    assert_eq!(table.ply_moves(), ["e2e4", "e7e5"]);
+    play.on_snapshot_at(&table.snapshot(), at(13.5));
+    assert!(!play.is_holding());
+    let (lines, expect) = play.hear(&table.snapshot(), at(30.0));
+    assert!(lines.is_empty() && expect.is_none(), "{lines:?}");
+    assert!(!play.is_thinking());
+
+    // The same move again; this time only the engine's reply is taken back, and after
+    // the pause the engine plays again.
+    table.play("g1f3");
+    play.on_snapshot_at(&table.snapshot(), at(31.0));
+    assert_eq!(engine_move(&mut play, &mut table, at(31.0)), "b8c6");
+    table.play("b8c6");
+    play.on_snapshot_at(&table.snapshot(), at(32.0));
+    table.act(Action::Lift(Square::C6));
+    table.act(Action::Place(Square::B8, knight(Color::Black)));
+    play.on_snapshot_at(&table.snapshot(), at(40.0));
+    let (lines, _) = play.hear(&table.snapshot(), at(41.0));
+    assert_eq!(lines, [TAKEBACK_WAIT_WORDS]);
+    assert!(!play.is_thinking());
+    assert_eq!(engine_move(&mut play, &mut table, at(42.5)), "b8c6");
 }

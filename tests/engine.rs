@@ -1,6 +1,7 @@
 //! The engine worker against real processes: small shell scripts that act as UCI engines
-//! (a good one, and ones that crash, hang, print garbage or play an illegal move), and
-//! Stockfish itself where it is installed (`.ci/run` installs it and requires it).
+//! (a good one, and ones that crash, hang, print garbage or play an illegal move; ones
+//! that analyse, and one that plays Chess960), and Stockfish itself where it is installed
+//! (`.ci/run` installs it and requires it).
 #![cfg(unix)]
 
 mod common;
@@ -10,9 +11,19 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use boardsight::engine::{Engine, EngineFault, Patience, Reply, Strength};
+use std::time::Instant;
+
+use boardsight::connection::Snapshot;
+use boardsight::engine::{
+    Adviser, AnalysisLine, Engine, EngineFault, EnginePlay, Patience, Reply, Score, Strength,
+    TAKEBACK_WAIT_WORDS, Ticket, castling_mode,
+};
+use boardsight::reading::{Reading, TimedReading};
+use boardsight::recognizer::{BoardOrientation, Config, Recognizer};
+use boardsight::sim::{Action, HandStyle, PhysicalBoard, move_actions};
+use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square};
 
 /// Short waits: a fake engine answers at once or never.
 const PATIENCE: Patience = Patience {
@@ -23,13 +34,24 @@ const PATIENCE: Patience = Patience {
 
 /// A UCI engine as a shell script; `on_go` is what it does when told to search.
 fn fake_engine(dir: &Path, on_uci: &str, on_go: &str) -> PathBuf {
+    analysing_engine(dir, on_uci, on_go, "")
+}
+
+/// A fake engine that also answers `stop`, and writes all it is told to `told.log`; the
+/// last position it was given is in `$position`.
+fn analysing_engine(dir: &Path, on_uci: &str, on_go: &str, on_stop: &str) -> PathBuf {
+    let log = dir.join("told.log");
+    let log = log.display();
     let script = format!(
         "#!/bin/sh\n\
          while read -r line; do\n\
+           echo \"$line\" >> '{log}'\n\
            case \"$line\" in\n\
              uci) {on_uci};;\n\
              isready) echo readyok;;\n\
+             position*) position=\"$line\";;\n\
              go*) {on_go};;\n\
+             stop) {on_stop};;\n\
              quit) exit 0;;\n\
            esac\n\
          done\n"
@@ -154,36 +176,592 @@ fn an_engine_that_is_not_there_says_where_it_was_looked_for() {
     }
 }
 
+/// Stockfish at `strength`, started: its name.
+fn stockfish(path: &Path, strength: Strength) -> (Engine, String) {
+    let engine = Engine::start(path, strength, Patience::default(), Arc::new(|| {}));
+    let Reply::Ready { name, .. } = next(&engine) else {
+        panic!("stockfish did not start");
+    };
+    (engine, name)
+}
+
+/// Up to `plies` moves of the engine against itself from `start`, each checked legal where
+/// it was played.
+fn play_itself(engine: &Engine, start: &Chess, plies: usize) -> Vec<Move> {
+    let mut position = start.clone();
+    let mut moves = Vec::new();
+    for ply in 0..plies {
+        if position.is_game_over() {
+            break;
+        }
+        engine.think(start, &moves);
+        let Reply::BestMove { ply: at, mv } = next(engine) else {
+            panic!("no move at ply {ply}");
+        };
+        assert_eq!(at, ply);
+        assert!(position.is_legal(mv), "{mv:?}");
+        position.play_unchecked(mv);
+        moves.push(mv);
+    }
+    moves
+}
+
 #[test]
 fn stockfish_plays_a_legal_game_at_a_fixed_node_count() {
     let Some(path) = common::stockfish_or_skip() else {
         return;
     };
-    let engine = Engine::start(
-        &path,
-        Strength::Nodes(2000),
-        Patience::default(),
-        Arc::new(|| {}),
-    );
-    let Reply::Ready { name, .. } = next(&engine) else {
-        panic!("stockfish did not start");
-    };
+    let (engine, name) = stockfish(&path, Strength::Nodes(2000));
     assert!(name.contains("Stockfish"), "{name}");
-    // Twenty plies against itself, each move legal where it was played.
+    assert!(play_itself(&engine, &Chess::default(), 20).len() >= 10);
+}
+
+// ----- analysis, hints and Chess960 -----
+
+const ANALYSING_UCI: &str = "echo 'id name Fake Analyser'; echo 'id author The Tests'; \
+     echo 'option name MultiPV type spin default 1 min 1 max 500'; \
+     echo 'option name UCI_Chess960 type check default false'; echo uciok";
+
+/// Three lines, with garbage between them and an illegal move (e1e3) in the third.
+const THREE_LINES: &str = "echo 'info depth 1 multipv 1 score cp 20 pv e2e4 e7e5'; \
+     echo '%%% garbage %%%'; \
+     echo 'info depth 1 multipv 2 score cp -15 pv d2d4 d7d5'; \
+     echo 'info string thinking'; \
+     echo 'info depth 1 multipv 3 score mate 2 pv g1f3 e1e3 b8c6'";
+
+/// What the fake engine was told, line by line.
+fn told(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("told.log"))
+        .expect("the engine's log")
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Whether `wanted` were told in this order (with anything between).
+fn told_in_order(told: &[String], wanted: &[&str]) -> bool {
+    let mut rest = told.iter();
+    wanted.iter().all(|w| rest.any(|t| t == w))
+}
+
+fn mv(position: &Chess, uci: &str) -> Move {
+    uci.parse::<UciMove>()
+        .expect("uci")
+        .to_move(position)
+        .expect("legal")
+}
+
+/// Analysis replies for `ticket` until one satisfies `enough`.
+fn analysis_until(
+    engine: &Engine,
+    ticket: Ticket,
+    enough: impl Fn(&[AnalysisLine]) -> bool,
+) -> Vec<AnalysisLine> {
+    loop {
+        match next(engine) {
+            Reply::Analysis {
+                ticket: t, lines, ..
+            } if t == ticket && enough(&lines) => return lines,
+            Reply::Fault(fault) => panic!("{fault}"),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn an_analysis_streams_its_lines_and_a_new_one_replaces_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // It analyses until told to stop; what it says after `stop` is not shown.
+    let on_go =
+        format!("case \"$line\" in *infinite*) {THREE_LINES};; *) echo 'bestmove e2e4';; esac");
+    let engine = start(&analysing_engine(
+        dir.path(),
+        ANALYSING_UCI,
+        &on_go,
+        "echo 'info depth 9 multipv 1 score cp 99 pv e2e4'; echo 'bestmove e2e4'",
+    ));
+    assert!(matches!(next(&engine), Reply::Ready { .. }));
+    let start_position = Chess::default();
+    let first = engine.analyse(&start_position, &[], 3);
+    let lines = analysis_until(&engine, first, |lines| lines.len() == 3);
+    assert_eq!(lines.iter().map(|l| l.rank).collect::<Vec<_>>(), [1, 2, 3]);
+    assert_eq!(lines[0].score, Score::Centipawns(20));
+    assert_eq!(lines[1].score, Score::Centipawns(-15));
+    assert_eq!(
+        lines[2].score,
+        Score::Mate {
+            winner: Color::White,
+            moves: 2
+        }
+    );
+    let pv = |line: &AnalysisLine| -> Vec<String> {
+        line.pv
+            .iter()
+            .map(|&m| UciMove::from_standard(m).to_string())
+            .collect()
+    };
+    assert_eq!(pv(&lines[0]), ["e2e4", "e7e5"]);
+    assert_eq!(pv(&lines[1]), ["d2d4", "d7d5"]);
+    // The third line stops before its illegal move.
+    assert_eq!(pv(&lines[2]), ["g1f3"]);
+
+    // A new request while the engine searches: stop, then the new position, one line.
+    let second = engine.analyse(&start_position, &[], 1);
+    let lines = loop {
+        match next(&engine) {
+            Reply::Analysis { ticket, lines, .. } => {
+                assert!(lines.iter().all(|l| l.depth != 9), "{lines:?}");
+                if ticket == second {
+                    break lines;
+                }
+                assert_eq!(ticket, first);
+            }
+            other => panic!("{other:?}"),
+        }
+    };
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    // A stop ends it; the engine then still plays.
+    engine.stop();
+    engine.think(&start_position, &[]);
+    loop {
+        match next(&engine) {
+            Reply::BestMove { ply, mv: best } => {
+                assert_eq!((ply, best), (0, mv(&start_position, "e2e4")));
+                break;
+            }
+            Reply::Analysis { ticket, .. } => assert_eq!(ticket, second),
+            other => panic!("{other:?}"),
+        }
+    }
+    let told = told(dir.path());
+    assert!(
+        told_in_order(
+            &told,
+            &[
+                "setoption name MultiPV value 3",
+                "position startpos",
+                "go infinite",
+                "stop",
+                "setoption name MultiPV value 1",
+                "position startpos",
+                "go infinite",
+                "stop",
+                "position startpos",
+            ]
+        ),
+        "{told:?}"
+    );
+    assert!(
+        told.iter().any(|t| t.starts_with("go movetime")),
+        "{told:?}"
+    );
+}
+
+#[test]
+fn an_analysis_that_will_not_stop_is_taken_for_hung() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let engine = start(&analysing_engine(
+        dir.path(),
+        ANALYSING_UCI,
+        THREE_LINES,
+        "",
+    ));
+    assert!(matches!(next(&engine), Reply::Ready { .. }));
+    engine.analyse(&Chess::default(), &[], 2);
+    engine.stop();
+    loop {
+        match next(&engine) {
+            Reply::Fault(fault @ EngineFault::Silent { .. }) => {
+                assert!(
+                    fault.to_string().contains("did not answer 'stop'"),
+                    "{fault}"
+                );
+                break;
+            }
+            Reply::Analysis { .. } => {}
+            other => panic!("expected silence, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_hint_is_its_own_reply_and_the_analysis_goes_on_after_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let on_go =
+        format!("case \"$line\" in *infinite*) {THREE_LINES};; *) echo 'bestmove g1f3';; esac");
+    let path = analysing_engine(dir.path(), ANALYSING_UCI, &on_go, "echo 'bestmove e2e4'");
+    let mut adviser = Adviser::start(&path, PATIENCE, Arc::new(|| {}));
+    let start_position = Chess::default();
+    adviser.analyse(&start_position, &[], 3);
+    let poll_until = |adviser: &mut Adviser, done: &dyn Fn(&Adviser) -> bool| {
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        while !done(adviser) {
+            adviser.poll();
+            assert!(adviser.fault().is_none(), "{:?}", adviser.fault());
+            assert!(std::time::Instant::now() < deadline, "no answer in time");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    };
+    poll_until(&mut adviser, &|a| {
+        a.analysis()
+            .is_some_and(|analysis| analysis.lines.len() == 3)
+    });
+    assert_eq!(adviser.name(), Some("Fake Analyser"));
+    adviser.hint(&start_position, &[]);
+    poll_until(&mut adviser, &|a| {
+        a.hint_for(&start_position, &[]).is_some()
+    });
+    assert_eq!(
+        adviser.hint_for(&start_position, &[]),
+        Some(mv(&start_position, "g1f3"))
+    );
+    // Not for another position.
+    assert_eq!(adviser.hint_for(&start_position, &[e4()]), None);
+    // The analysis started again after the hint.
+    let log = dir.path().join("told.log");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let wanted = [
+        "go infinite",
+        "stop",
+        "setoption name MultiPV value 1",
+        "go movetime 100",
+        "setoption name MultiPV value 3",
+        "go infinite",
+    ];
+    while !told_in_order(&told(dir.path()), &wanted) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{:?}",
+            std::fs::read_to_string(&log)
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // The worker's own move replies are `BestMove`, never a hint.
+    let engine = start(&path);
+    engine.think(&start_position, &[]);
+    loop {
+        match next(&engine) {
+            Reply::Ready { .. } => {}
+            Reply::BestMove { mv: best, .. } => {
+                assert_eq!(best, mv(&start_position, "g1f3"));
+                break;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_mated_position_is_analysed_without_the_engine() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let engine = start(&analysing_engine(dir.path(), ANALYSING_UCI, "", ""));
+    assert!(matches!(next(&engine), Reply::Ready { .. }));
+    // Fool's mate: White is mated.
     let mut position = Chess::default();
     let mut moves = Vec::new();
-    for ply in 0..20 {
-        if position.is_game_over() {
-            break;
-        }
-        engine.think(&Chess::default(), &moves);
-        let Reply::BestMove { ply: at, mv } = next(&engine) else {
-            panic!("no move at ply {ply}");
-        };
-        assert_eq!(at, ply);
-        assert!(position.is_legal(mv));
-        position.play_unchecked(mv);
-        moves.push(mv);
+    for uci in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        let m = mv(&position, uci);
+        position.play_unchecked(m);
+        moves.push(m);
     }
-    assert!(moves.len() >= 10);
+    let ticket = engine.analyse(&Chess::default(), &moves, 3);
+    let lines = analysis_until(&engine, ticket, |_| true);
+    assert_eq!(
+        lines[0].score,
+        Score::Mate {
+            winner: Color::Black,
+            moves: 0
+        }
+    );
+    assert!(!told(dir.path()).iter().any(|t| t.starts_with("go")));
+}
+
+/// A position from its FEN, in Chess960 castling mode (which reads standard ones too).
+fn position(fen: &str) -> Chess {
+    fen.parse::<Fen>()
+        .expect("fen")
+        .into_position(CastlingMode::Chess960)
+        .expect("legal")
+}
+
+/// A Chess960 position, King c1 and rooks b1 and f1 (and the same for Black), after some
+/// moves: both sides may castle either way.
+fn chess960_position() -> Chess {
+    position("1rk2r2/pppppppp/8/8/8/8/PPPPPPPP/1RK2R2 w FBfb - 0 1")
+}
+
+#[test]
+fn a_chess960_game_is_told_in_chess960_form() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // It answers by castling short, king takes own rook.
+    let engine = start(&analysing_engine(
+        dir.path(),
+        ANALYSING_UCI,
+        "case \"$position\" in *startpos*) echo 'bestmove e2e4';; *) echo 'bestmove c8f8';; esac",
+        "",
+    ));
+    assert!(matches!(next(&engine), Reply::Ready { .. }));
+    let start_position = chess960_position();
+    assert_eq!(castling_mode(&start_position), CastlingMode::Chess960);
+    assert_eq!(castling_mode(&Chess::default()), CastlingMode::Standard);
+    let castle = Move::Castle {
+        king: Square::C1,
+        rook: Square::F1,
+    };
+    assert!(start_position.is_legal(castle));
+    engine.think(&start_position, &[castle]);
+    let Reply::BestMove { ply, mv: reply } = next(&engine) else {
+        panic!("no move");
+    };
+    assert_eq!(ply, 1);
+    assert_eq!(
+        reply,
+        Move::Castle {
+            king: Square::C8,
+            rook: Square::F8
+        }
+    );
+    // A standard game afterwards turns Chess960 off again.
+    engine.think(&Chess::default(), &[]);
+    assert_eq!(
+        next(&engine),
+        Reply::BestMove {
+            ply: 0,
+            mv: mv(&Chess::default(), "e2e4")
+        }
+    );
+    let told = told(dir.path());
+    let fen = Fen::from_position(&start_position, EnPassantMode::Legal);
+    assert!(
+        told_in_order(
+            &told,
+            &[
+                "setoption name UCI_Chess960 value true",
+                &format!("position fen {fen} moves c1f1"),
+                "setoption name UCI_Chess960 value false",
+                "position startpos",
+            ]
+        ),
+        "{told:?}"
+    );
+}
+
+#[test]
+fn stockfish_analyses_three_distinct_lines_scored_for_white() {
+    let Some(path) = common::stockfish_or_skip() else {
+        return;
+    };
+    let (engine, _) = stockfish(&path, Strength::Level(20));
+    // Black has no queen, and is to move: its own score is bad, White's view is good.
+    let start_position = position("rnb1kbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    let ticket = engine.analyse(&start_position, &[], 3);
+    let lines = analysis_until(&engine, ticket, |lines| {
+        lines.len() == 3
+            && lines
+                .iter()
+                .all(|l| l.depth >= 10 && l.depth == lines[0].depth)
+    });
+    engine.stop();
+    let firsts: Vec<Move> = lines.iter().map(|l| l.pv[0]).collect();
+    let distinct = firsts
+        .iter()
+        .enumerate()
+        .all(|(i, first)| !firsts[..i].contains(first));
+    assert!(distinct, "{lines:?}");
+    for line in &lines {
+        assert!(start_position.is_legal(line.pv[0]));
+        assert!(
+            matches!(line.score, Score::Centipawns(cp) if cp > 500)
+                || matches!(
+                    line.score,
+                    Score::Mate {
+                        winner: Color::White,
+                        ..
+                    }
+                ),
+            "{line:?}"
+        );
+    }
+    assert!(lines.iter().any(|l| l.pv.len() > 1), "{lines:?}");
+    // Stopped, it answers at once.
+    engine.think(&start_position, &[]);
+    loop {
+        match next(&engine) {
+            Reply::BestMove { mv, .. } => {
+                assert!(start_position.is_legal(mv));
+                break;
+            }
+            Reply::Analysis { .. } => {}
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn stockfish_plays_chess960_and_castles_king_takes_rook() {
+    let Some(path) = common::stockfish_or_skip() else {
+        return;
+    };
+    let (engine, _) = stockfish(&path, Strength::Nodes(2000));
+    // Chess960 start 0, against itself.
+    let start_position = position("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1");
+    assert_eq!(play_itself(&engine, &start_position, 12).len(), 12);
+    // Castling long mates: king b1 to c1, rook a1 to d1 (said `b1a1`).
+    let mate_in_one = position("2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1");
+    let castle = Move::Castle {
+        king: Square::B1,
+        rook: Square::A1,
+    };
+    engine.think(&mate_in_one, &[]);
+    assert_eq!(next(&engine), Reply::BestMove { ply: 0, mv: castle });
+    let mut after = mate_in_one.clone();
+    after.play_unchecked(castle);
+    assert!(after.is_checkmate());
+    // The adviser, at full strength, gives the same as a hint.
+    let patience = Patience {
+        movetime: Duration::from_millis(200),
+        ..Patience::default()
+    };
+    let mut adviser = Adviser::start(&path, patience, Arc::new(|| {}));
+    adviser.hint(&mate_in_one, &[]);
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while adviser.hint_for(&mate_in_one, &[]).is_none() {
+        adviser.poll();
+        assert!(adviser.fault().is_none(), "{:?}", adviser.fault());
+        assert!(std::time::Instant::now() < deadline, "no hint in time");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(adviser.hint_for(&mate_in_one, &[]), Some(castle));
+}
+
+// ----- the engine's side of a game, after takebacks on the board -----
+
+/// A board with a real recognizer reading it, move by move, as the connection would.
+struct Table {
+    board: PhysicalBoard,
+    recognizer: Recognizer,
+    t: u64,
+}
+
+impl Table {
+    fn new() -> Self {
+        let mut table = Self {
+            board: PhysicalBoard::empty(),
+            recognizer: Recognizer::new(Config {
+                orientation: BoardOrientation::Normal,
+                ..Config::default()
+            }),
+            t: 0,
+        };
+        table.act(Action::SetUp(Chess::default()));
+        table
+    }
+
+    fn act(&mut self, action: Action) {
+        self.board.apply(&action);
+        self.t += 300;
+        let reading = Reading::Occupancy(self.board.occupancy());
+        self.recognizer.feed(TimedReading::new(self.t, reading));
+    }
+
+    fn play(&mut self, uci: &str) {
+        let position = self.recognizer.position().clone();
+        for action in move_actions(&position, mv(&position, uci), &HandStyle::default()) {
+            self.act(action);
+        }
+        assert_eq!(self.ply_moves().last(), Some(&uci.to_owned()));
+    }
+
+    fn ply_moves(&self) -> Vec<String> {
+        common::uci_moves(&self.recognizer.game())
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot::of(&self.recognizer, 0)
+    }
+}
+
+/// Hears the engine (at the time `at`) until it gives its move; the board then awaits it.
+fn engine_move(play: &mut EnginePlay, table: &mut Table, at: Instant) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (lines, expect) = play.hear(&table.snapshot(), at);
+        assert!(
+            !lines.iter().any(|l| l.starts_with("engine fault")),
+            "{lines:?}"
+        );
+        if let Some(said) = lines.iter().find(|l| l.starts_with("engine ")) {
+            table.recognizer.expect_move(expect);
+            return said.trim_start_matches("engine ").to_owned();
+        }
+        assert!(Instant::now() < deadline, "the engine did not move");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn after_a_takeback_the_engine_waits_for_the_board_to_be_still() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = analysing_engine(
+        dir.path(),
+        GOOD_UCI,
+        "case \"$position\" in *g1f3) echo 'bestmove b8c6';; *) echo 'bestmove e7e5';; esac",
+        "",
+    );
+    // The time is the test's: `t0` + seconds.
+    let t0 = Instant::now();
+    let at = |seconds: f64| t0 + Duration::from_secs_f64(seconds);
+    let mut play = EnginePlay::start(&path, Color::Black, Strength::Level(3), Arc::new(|| {}))
+        .with_pause(Duration::from_secs(2));
+    let mut table = Table::new();
+    play.on_snapshot_at(&table.snapshot(), at(0.0));
+    for (ply, (mine, engines)) in [("e2e4", "e7e5"), ("g1f3", "b8c6")].iter().enumerate() {
+        table.play(mine);
+        play.on_snapshot_at(&table.snapshot(), at(ply as f64));
+        assert_eq!(engine_move(&mut play, &mut table, at(ply as f64)), *engines);
+        table.play(engines);
+        play.on_snapshot_at(&table.snapshot(), at(ply as f64));
+    }
+
+    // The player takes back the engine's move: it is the engine's turn, but it waits.
+    let knight = |color| Piece {
+        color,
+        role: Role::Knight,
+    };
+    table.act(Action::Lift(Square::C6));
+    table.act(Action::Place(Square::B8, knight(Color::Black)));
+    assert_eq!(table.ply_moves(), ["e2e4", "e7e5", "g1f3"]);
+    play.on_snapshot_at(&table.snapshot(), at(10.0));
+    assert!(play.is_holding() && !play.is_thinking());
+    let (lines, _) = play.hear(&table.snapshot(), at(10.5));
+    assert_eq!(lines, [TAKEBACK_WAIT_WORDS]);
+    // Hands at the board start the pause again: 1.5 s after the lift is not enough.
+    table.act(Action::Lift(Square::F3));
+    play.on_snapshot_at(&table.snapshot(), at(11.5));
+    let (lines, _) = play.hear(&table.snapshot(), at(13.0));
+    assert!(lines.is_empty(), "{lines:?}");
+    assert!(!play.is_thinking());
+    // Then the player's own move goes back too: no engine move came between.
+    table.act(Action::Place(Square::G1, knight(Color::White)));
+    assert_eq!(table.ply_moves(), ["e2e4", "e7e5"]);
+    play.on_snapshot_at(&table.snapshot(), at(13.5));
+    assert!(!play.is_holding());
+    let (lines, expect) = play.hear(&table.snapshot(), at(30.0));
+    assert!(lines.is_empty() && expect.is_none(), "{lines:?}");
+    assert!(!play.is_thinking());
+
+    // The same move again; this time only the engine's reply is taken back, and after
+    // the pause the engine plays again.
+    table.play("g1f3");
+    play.on_snapshot_at(&table.snapshot(), at(31.0));
+    assert_eq!(engine_move(&mut play, &mut table, at(31.0)), "b8c6");
+    table.play("b8c6");
+    play.on_snapshot_at(&table.snapshot(), at(32.0));
+    table.act(Action::Lift(Square::C6));
+    table.act(Action::Place(Square::B8, knight(Color::Black)));
+    play.on_snapshot_at(&table.snapshot(), at(40.0));
+    let (lines, _) = play.hear(&table.snapshot(), at(41.0));
+    assert_eq!(lines, [TAKEBACK_WAIT_WORDS]);
+    assert!(!play.is_thinking());
+    assert_eq!(engine_move(&mut play, &mut table, at(42.5)), "b8c6");
 }

@@ -2,10 +2,17 @@
 //! worker thread talks UCI to it (parsed with shakmaty-uci) and to its owner over channels.
 //! An engine that crashes, hangs or prints garbage is a message, never a frozen caller.
 
+mod adviser;
+mod analysis;
 mod play;
+mod process;
 mod strength;
 mod worker;
 
-pub use play::EnginePlay;
+pub use adviser::{Adviser, Analysis};
+pub use analysis::{AnalysisLine, Score};
+pub use play::{EnginePlay, TAKEBACK_PAUSE, TAKEBACK_WAIT_WORDS};
 pub use strength::Strength;
-pub use worker::{Engine, EngineFault, Patience, Reply, find_stockfish};
+pub use worker::{
+    Engine, EngineFault, MAX_LINES, Patience, Reply, Ticket, castling_mode, find_stockfish,
+};

@@ -1,15 +1,34 @@
 //! The engine's side of a game on the board: when it is the engine's turn it is asked for
 //! its move, which its owner shows (the CLI prints `engine g8f6`, the app draws an arrow)
-//! and the recognizer then awaits on the board.
+//! and the recognizer then awaits on the board. After a takeback that leaves the engine to
+//! move, it waits for the board to be still a moment: the player taking back as far as
+//! their own move first takes back the engine's, and must not be answered in between.
 
 use std::path::Path;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use shakmaty::{Color, Position};
+use shakmaty::{Bitboard, Color, Move, Position};
 
 use super::{Engine, Patience, Reply, Strength};
 use crate::connection::{Command, Connection, Snapshot};
 use crate::recognizer::event::uci;
+
+/// How long the board must be still after a takeback before the engine plays again.
+pub const TAKEBACK_PAUSE: Duration = Duration::from_secs(2);
+
+/// What the engine owner is told while it waits after a takeback.
+pub const TAKEBACK_WAIT_WORDS: &str =
+    "engine: waiting — take back your move too, or the engine plays again";
+
+/// The engine's turn after a takeback, held until the board is still.
+struct Hold {
+    /// When the board last changed.
+    since: Instant,
+    ply: usize,
+    sensed: Bitboard,
+    told: bool,
+}
 
 pub struct EnginePlay {
     engine: Engine,
@@ -21,6 +40,14 @@ pub struct EnginePlay {
     asked: Option<usize>,
     /// The ply whose move the engine gave (and the board now awaits).
     given: Option<usize>,
+    /// The ply of the last snapshot seen, to tell a takeback.
+    seen: Option<usize>,
+    hold: Option<Hold>,
+    pause: Duration,
+    /// The position last seen, to ask the engine when a hold ends.
+    game: Option<(shakmaty::Chess, Vec<Move>)>,
+    /// Wakes the owner when a hold may end, so it looks again.
+    wake: Arc<dyn Fn() + Send + Sync>,
 }
 
 impl EnginePlay {
@@ -31,13 +58,24 @@ impl EnginePlay {
         wake: Arc<dyn Fn() + Send + Sync>,
     ) -> Self {
         Self {
-            engine: Engine::start(path, strength, Patience::default(), wake),
+            engine: Engine::start(path, strength, Patience::default(), wake.clone()),
             side,
             strength,
             name: None,
             asked: None,
             given: None,
+            seen: None,
+            hold: None,
+            pause: TAKEBACK_PAUSE,
+            game: None,
+            wake,
         }
+    }
+
+    /// The same with another pause after takebacks (tests use a short one).
+    pub fn with_pause(mut self, pause: Duration) -> Self {
+        self.pause = pause;
+        self
     }
 
     /// The engine as the player tags name it: "Stockfish 17 (level 3)".
@@ -63,10 +101,22 @@ impl EnginePlay {
         self.asked.is_some()
     }
 
+    /// Whether the engine waits, after a takeback, for the board to be still.
+    pub fn is_holding(&self) -> bool {
+        self.hold.is_some()
+    }
+
     /// Looks at the game after a change: asks the engine when it is its turn.
     pub fn on_snapshot(&mut self, snapshot: &Snapshot) {
+        self.on_snapshot_at(snapshot, Instant::now());
+    }
+
+    /// `on_snapshot` with the time it is now.
+    pub fn on_snapshot_at(&mut self, snapshot: &Snapshot, now: Instant) {
         let game = &snapshot.game;
         let ply = game.moves.len();
+        let taken_back = self.seen.is_some_and(|seen| ply < seen);
+        self.seen = Some(ply);
         // A takeback past what was asked or given: that answer no longer counts.
         if self.asked.is_some_and(|asked| asked > ply) {
             self.asked = None;
@@ -77,15 +127,79 @@ impl EnginePlay {
         let engines_turn = snapshot.has_started
             && snapshot.position.turn() == self.side
             && !snapshot.position.is_game_over();
-        if engines_turn && self.asked.is_none() && self.given != Some(ply) {
+        self.game = Some((game.start.clone(), game.moves.clone()));
+        if !engines_turn {
+            self.hold = None;
+        } else if taken_back {
+            self.hold = Some(Hold {
+                since: now,
+                ply,
+                sensed: snapshot.sensed,
+                told: false,
+            });
+            self.wake_after_pause();
+        } else if let Some(hold) = &mut self.hold {
+            if hold.ply != ply {
+                self.hold = None;
+            } else if hold.sensed != snapshot.sensed {
+                // Hands at the board: the pause starts again when they are done.
+                hold.since = now;
+                hold.sensed = snapshot.sensed;
+                self.wake_after_pause();
+            }
+        }
+        if engines_turn && self.hold.is_none() {
+            self.ask(ply);
+        }
+    }
+
+    /// The owner hears again when the pause may be over (an app draws only when woken).
+    fn wake_after_pause(&self) {
+        let (wake, pause) = (self.wake.clone(), self.pause);
+        let spawned = std::thread::Builder::new()
+            .name("engine hold".into())
+            .spawn(move || {
+                std::thread::sleep(pause);
+                wake();
+            });
+        // Without the thread the owner still looks again at its next update.
+        drop(spawned);
+    }
+
+    fn ask(&mut self, ply: usize) {
+        if self.asked.is_some() || self.given == Some(ply) {
+            return;
+        }
+        if let Some((start, moves)) = &self.game {
             self.asked = Some(ply);
-            self.engine.think(&game.start, &game.moves);
+            self.engine.think(start, moves);
         }
     }
 
     /// Takes in what the engine said; returns what happened, in the CLI's words.
     pub fn on_replies(&mut self, connection: &Connection, current: &Snapshot) -> Vec<String> {
+        let (lines, expect) = self.hear(current, Instant::now());
+        if let Some(mv) = expect {
+            connection.send(Command::Expect(Some(mv)));
+        }
+        lines
+    }
+
+    /// What the engine said, at `now`: the lines to tell, and the move the board must
+    /// await, if the engine gave one.
+    pub fn hear(&mut self, current: &Snapshot, now: Instant) -> (Vec<String>, Option<Move>) {
         let mut lines = Vec::new();
+        let mut expect = None;
+        if let Some(hold) = &mut self.hold {
+            if now.saturating_duration_since(hold.since) >= self.pause {
+                let ply = hold.ply;
+                self.hold = None;
+                self.ask(ply);
+            } else if !hold.told {
+                hold.told = true;
+                lines.push(TAKEBACK_WAIT_WORDS.to_owned());
+            }
+        }
         while let Ok(reply) = self.engine.replies.try_recv() {
             match reply {
                 Reply::Ready { name, author } => {
@@ -102,14 +216,16 @@ impl EnginePlay {
                     }
                     self.given = Some(ply);
                     lines.push(format!("engine {}", uci(mv)));
-                    connection.send(Command::Expect(Some(mv)));
+                    expect = Some(mv);
                 }
                 Reply::Fault(fault) => {
                     self.asked = None;
                     lines.push(format!("engine fault: {fault}"));
                 }
+                // Never asked of the playing engine: advice comes from an `Adviser`.
+                Reply::Hint { .. } | Reply::Analysis { .. } => {}
             }
         }
-        lines
+        (lines, expect)
     }
 }

@@ -1,10 +1,12 @@
 //! The engine's worker thread: starts the process, says `uci`, sets its strength, and then
-//! searches each position it is given, with a deadline on every answer.
+//! serves one search at a time: a move, a hint, or an analysis that runs until it is
+//! replaced or stopped. The owner's requests and the engine's lines come on one channel,
+//! so the worker hears the owner while the engine searches; every answer has a deadline.
 
-use std::io::{BufRead, BufReader, Write};
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command as Process, Stdio};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -14,7 +16,15 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 use shakmaty_uci::{UciMessage, UciOptionConfig, UciSearchControl, UciTimeControl};
 
+use super::analysis::AnalysisLine;
+use super::process::EngineProcess;
 use super::strength::Strength;
+
+/// Analysis replies come at most this often; the latest lines are the ones sent.
+const ANALYSIS_INTERVAL: Duration = Duration::from_millis(100);
+
+/// The most lines an analysis shows.
+pub const MAX_LINES: u8 = 3;
 
 /// How long an engine may take, before it is taken for hung.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,7 +33,8 @@ pub struct Patience {
     pub start: Duration,
     /// Thinking time when no node limit is given.
     pub movetime: Duration,
-    /// Past its thinking time (or for a node-limited search), to say `bestmove`.
+    /// Past its thinking time (or for a node-limited search, or after `stop`), to say
+    /// `bestmove`.
     pub margin: Duration,
 }
 
@@ -57,6 +68,11 @@ pub enum EngineFault {
     IllegalMove { uci: String, fen: String },
 }
 
+/// Which hint or analysis request a reply answers: a later request's replies never pass
+/// for an earlier one's, even for the same ply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ticket(u64);
+
 /// What the engine tells its owner.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reply {
@@ -64,19 +80,63 @@ pub enum Reply {
     Ready { name: String, author: String },
     /// The engine's move in the position after `ply` moves of the game it was given.
     BestMove { ply: usize, mv: Move },
+    /// The best move for the side to move after `ply` moves: advice, not the engine's move.
+    Hint {
+        ticket: Ticket,
+        ply: usize,
+        mv: Move,
+    },
+    /// The engine's best lines so far after `ply` moves, best first; more come while it
+    /// searches deeper, until the analysis is replaced or stopped.
+    Analysis {
+        ticket: Ticket,
+        ply: usize,
+        lines: Vec<AnalysisLine>,
+    },
     /// The engine failed; a new `Engine` may be started.
     Fault(EngineFault),
 }
 
-enum Request {
-    Think { start: Chess, moves: Vec<Move> },
+/// What the worker waits for: its owner's requests and the engine's output, on one channel.
+pub(super) enum Input {
+    Asked(Request),
+    Said(String),
+    /// The engine's output has ended.
+    Closed,
+}
+
+pub(super) enum Request {
+    Search(Job),
+    /// Ends the analysis (running or waiting).
+    Stop,
     Quit,
 }
 
-/// A running engine: ask it to think, read its replies.
+#[derive(Clone)]
+pub(super) struct Job {
+    start: Chess,
+    moves: Vec<Move>,
+    kind: JobKind,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum JobKind {
+    Move,
+    Hint(Ticket),
+    Analysis { ticket: Ticket, lines: u16 },
+}
+
+impl Job {
+    fn is_analysis(&self) -> bool {
+        matches!(self.kind, JobKind::Analysis { .. })
+    }
+}
+
+/// A running engine: ask it for moves, hints and analyses, read its replies.
 pub struct Engine {
-    requests: Sender<Request>,
+    requests: Sender<Input>,
     pub replies: Receiver<Reply>,
+    tickets: AtomicU64,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -88,15 +148,18 @@ impl Engine {
         patience: Patience,
         wake: Arc<dyn Fn() + Send + Sync>,
     ) -> Self {
-        let (requests, received) = mpsc::channel();
+        let (requests, inputs) = mpsc::channel();
         let (reply, replies) = mpsc::channel();
         let path = path.to_path_buf();
         let thread = {
             let reply = reply.clone();
             let wake = wake.clone();
+            let output = requests.clone();
             std::thread::Builder::new()
                 .name("engine".into())
-                .spawn(move || serve(&path, strength, patience, &received, &reply, &*wake))
+                .spawn(move || {
+                    serve(&path, strength, patience, output, &inputs, &reply, &*wake);
+                })
         };
         let thread = match thread {
             Ok(thread) => Some(thread),
@@ -113,6 +176,7 @@ impl Engine {
         Self {
             requests,
             replies,
+            tickets: AtomicU64::new(0),
             thread,
         }
     }
@@ -120,17 +184,48 @@ impl Engine {
     /// Asks for the engine's move after `moves` from `start`; the answer comes as
     /// `Reply::BestMove` with `ply` = `moves.len()`.
     pub fn think(&self, start: &Chess, moves: &[Move]) {
+        self.search(start, moves, JobKind::Move);
+    }
+
+    /// Asks for the best move after `moves` from `start`, as a `Reply::Hint`.
+    pub fn hint(&self, start: &Chess, moves: &[Move]) -> Ticket {
+        let ticket = self.ticket();
+        self.search(start, moves, JobKind::Hint(ticket));
+        ticket
+    }
+
+    /// Analyses the position after `moves` from `start`, showing the best `lines` (1 to
+    /// `MAX_LINES`) in `Reply::Analysis` as they deepen, until `stop` or another request.
+    /// A running analysis is stopped for it.
+    pub fn analyse(&self, start: &Chess, moves: &[Move], lines: u8) -> Ticket {
+        let ticket = self.ticket();
+        let lines = u16::from(lines.clamp(1, MAX_LINES));
+        self.search(start, moves, JobKind::Analysis { ticket, lines });
+        ticket
+    }
+
+    /// Ends the analysis, if one is running or waiting.
+    pub fn stop(&self) {
         // A worker that has ended has said why already.
-        drop(self.requests.send(Request::Think {
+        drop(self.requests.send(Input::Asked(Request::Stop)));
+    }
+
+    fn ticket(&self) -> Ticket {
+        Ticket(self.tickets.fetch_add(1, Ordering::Relaxed))
+    }
+
+    fn search(&self, start: &Chess, moves: &[Move], kind: JobKind) {
+        drop(self.requests.send(Input::Asked(Request::Search(Job {
             start: start.clone(),
             moves: moves.to_vec(),
-        }));
+            kind,
+        }))));
     }
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        drop(self.requests.send(Request::Quit));
+        drop(self.requests.send(Input::Asked(Request::Quit)));
         if let Some(thread) = self.thread.take()
             && thread.join().is_err()
         {
@@ -151,15 +246,22 @@ pub fn find_stockfish() -> Option<PathBuf> {
         .find(|path| path.is_file())
 }
 
+/// Chess960 when the start's castling rights need it: a rook off the a/h file, or a king
+/// off e. A standard game is played in standard mode whatever mode its position was made in.
+pub fn castling_mode(start: &Chess) -> CastlingMode {
+    CastlingMode::detect(&start.to_setup(EnPassantMode::Legal))
+}
+
 fn serve(
     path: &Path,
     strength: Strength,
     patience: Patience,
-    requests: &Receiver<Request>,
+    output: Sender<Input>,
+    inputs: &Receiver<Input>,
     reply: &Sender<Reply>,
     wake: &(dyn Fn() + Send + Sync),
 ) {
-    let mut process = match EngineProcess::start(path, patience) {
+    let process = match EngineProcess::start(path, output) {
         Ok(process) => process,
         Err(fault) => {
             drop(reply.send(Reply::Fault(fault)));
@@ -167,87 +269,114 @@ fn serve(
             return;
         }
     };
-    let result = process.play(strength, requests, reply, wake);
-    if let Err(fault) = result {
+    let mut worker = Worker {
+        process,
+        inputs,
+        reply,
+        wake,
+        patience,
+        nodes: None,
+        offers: Offers::default(),
+        chess960: false,
+        lines: 1,
+        queue: VecDeque::new(),
+        search: None,
+    };
+    if let Err(fault) = worker.run(strength) {
         drop(reply.send(Reply::Fault(fault)));
         wake();
     }
-    process.stop();
+    worker.process.stop();
 }
 
-struct EngineProcess {
+/// The options the engine offers that the worker sets per search.
+#[derive(Default)]
+struct Offers {
+    chess960: bool,
+    multipv: Option<(i64, i64)>,
+}
+
+/// The search the engine is on.
+struct Search {
+    job: Job,
+    /// The position searched (after the job's moves).
+    position: Chess,
+    /// When the engine must have said `bestmove`: the time, what it was asked, the wait.
+    deadline: Option<(Instant, &'static str, Duration)>,
+    /// An analysis told to stop, whose `bestmove` ends it.
+    stopping: bool,
+    /// An analysis's best lines so far, by rank.
+    lines: Vec<AnalysisLine>,
+    unsent: bool,
+    /// When lines were last sent (or the search began).
+    sent_at: Instant,
+}
+
+struct Worker<'a> {
+    process: EngineProcess,
+    inputs: &'a Receiver<Input>,
+    reply: &'a Sender<Reply>,
+    wake: &'a (dyn Fn() + Send + Sync),
     patience: Patience,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    /// The last line that was not UCI, for the message if the engine then goes quiet.
-    garbage: Option<String>,
+    /// The node limit of each move search, if the strength sets one.
+    nodes: Option<u64>,
+    offers: Offers,
+    /// What `UCI_Chess960` and `MultiPV` are set to now.
+    chess960: bool,
+    lines: u16,
+    /// Searches asked for and not yet begun, in order.
+    queue: VecDeque<Job>,
+    search: Option<Search>,
 }
 
-impl EngineProcess {
-    fn start(path: &Path, patience: Patience) -> Result<Self, EngineFault> {
-        let start_error = |message: String| EngineFault::Start {
-            path: path.display().to_string(),
-            message,
-        };
-        let spawn = || {
-            Process::new(path)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-        };
-        let mut spawned = spawn();
-        // A file just written may still be open in a process forking at that moment
-        // (ETXTBSY): it is free a moment later.
-        for _ in 0..10 {
-            match &spawned {
-                Err(e) if e.raw_os_error() == Some(26) => {
-                    std::thread::sleep(Duration::from_millis(50));
-                    spawned = spawn();
+impl Worker<'_> {
+    fn run(&mut self, strength: Strength) -> Result<(), EngineFault> {
+        if !self.begin_conversation(strength)? {
+            return Ok(());
+        }
+        loop {
+            if self.search.is_none()
+                && let Some(job) = self.queue.pop_front()
+            {
+                self.begin(job)?;
+                continue;
+            }
+            let wait_until = self.wait_until();
+            let input = match wait_until {
+                Some(at) => self
+                    .inputs
+                    .recv_timeout(at.saturating_duration_since(Instant::now())),
+                None => self
+                    .inputs
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected),
+            };
+            match input {
+                Ok(Input::Asked(Request::Quit)) => return Ok(()),
+                Ok(Input::Asked(request)) => self.take(request)?,
+                Ok(Input::Said(line)) => self.hear(&line)?,
+                Ok(Input::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.process.exited());
                 }
-                _ => break,
+                Err(RecvTimeoutError::Timeout) => self.on_time()?,
+            }
+            // An engine that talks without pause still gets its lines shown.
+            if self
+                .flush_at()
+                .is_some_and(|at| at + ANALYSIS_INTERVAL <= Instant::now())
+            {
+                self.send_lines();
             }
         }
-        let mut child = spawned.map_err(|e| start_error(e.to_string()))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            return Err(start_error("no pipes to talk over".into()));
-        };
-        let (line, lines) = mpsc::channel();
-        std::thread::Builder::new()
-            .name("engine output".into())
-            .spawn(move || {
-                for text in BufReader::new(stdout).lines() {
-                    // Unreadable output ends the conversation like an exit does.
-                    let Ok(text) = text else { return };
-                    if line.send(text).is_err() {
-                        return;
-                    }
-                }
-            })
-            .map_err(|e| start_error(e.to_string()))?;
-        Ok(Self {
-            patience,
-            child,
-            stdin,
-            lines,
-            garbage: None,
-        })
     }
 
-    fn play(
-        &mut self,
-        strength: Strength,
-        requests: &Receiver<Request>,
-        reply: &Sender<Reply>,
-        wake: &(dyn Fn() + Send + Sync),
-    ) -> Result<(), EngineFault> {
-        self.say(&UciMessage::Uci)?;
+    /// `uci`, the strength's options, `isready`; false if told to quit meanwhile.
+    fn begin_conversation(&mut self, strength: Strength) -> Result<bool, EngineFault> {
+        self.process.say(&UciMessage::Uci)?;
         let mut name = String::new();
         let mut author = String::new();
         let mut options = Vec::<UciOptionConfig>::new();
-        let start = self.patience.start;
-        self.wait_for("uci", start, |message| match message {
+        let answered = self.wait_for("uci", |message| match message {
             UciMessage::Id { name: n, author: a } => {
                 name = n.unwrap_or(name.clone());
                 author = a.unwrap_or(author.clone());
@@ -260,150 +389,288 @@ impl EngineProcess {
             UciMessage::UciOk => true,
             _ => false,
         })?;
-        let plan = strength.plan(&options);
-        for option in &plan.options {
-            self.say(option)?;
+        if !answered {
+            return Ok(false);
         }
-        self.say(&UciMessage::IsReady)?;
-        self.wait_for("isready", start, |m| m == UciMessage::ReadyOk)?;
-        drop(reply.send(Reply::Ready { name, author }));
-        wake();
-        loop {
-            match requests.recv() {
-                Ok(Request::Think { start, moves }) => {
-                    let mv = self.best_move(&start, &moves, plan.nodes)?;
-                    drop(reply.send(Reply::BestMove {
-                        ply: moves.len(),
-                        mv,
-                    }));
-                    wake();
+        self.offers = Offers {
+            chess960: options.iter().any(
+                |o| matches!(o, UciOptionConfig::Check { name, .. } if name == "UCI_Chess960"),
+            ),
+            multipv: options.iter().find_map(|o| match o {
+                UciOptionConfig::Spin { name, min, max, .. } if name == "MultiPV" => {
+                    Some((min.unwrap_or(1), max.unwrap_or(1)))
                 }
-                Ok(Request::Quit) | Err(_) => return Ok(()),
+                _ => None,
+            }),
+        };
+        let plan = strength.plan(&options);
+        self.nodes = plan.nodes;
+        for option in &plan.options {
+            self.process.say(option)?;
+        }
+        self.process.say(&UciMessage::IsReady)?;
+        if !self.wait_for("isready", |m| m == UciMessage::ReadyOk)? {
+            return Ok(false);
+        }
+        drop(self.reply.send(Reply::Ready { name, author }));
+        (self.wake)();
+        Ok(true)
+    }
+
+    /// Reads lines until `done` says so (true), or the owner says quit (false); requests
+    /// meanwhile wait their turn.
+    fn wait_for(
+        &mut self,
+        asked: &str,
+        mut done: impl FnMut(UciMessage) -> bool,
+    ) -> Result<bool, EngineFault> {
+        let waited = self.patience.start;
+        let deadline = Instant::now() + waited;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.inputs.recv_timeout(left) {
+                Ok(Input::Said(line)) => {
+                    if let Some(message) = self.process.understand(&line)
+                        && done(message)
+                    {
+                        return Ok(true);
+                    }
+                }
+                Ok(Input::Asked(Request::Quit)) => return Ok(false),
+                Ok(Input::Asked(request)) => self.take(request)?,
+                Ok(Input::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.process.exited());
+                }
+                Err(RecvTimeoutError::Timeout) => return Err(self.process.silence(asked, waited)),
             }
         }
     }
 
-    fn best_move(
-        &mut self,
-        start: &Chess,
-        moves: &[Move],
-        nodes: Option<u64>,
-    ) -> Result<Move, EngineFault> {
-        let mut position = start.clone();
-        let mode = CastlingMode::Standard;
-        let mut played = Vec::with_capacity(moves.len());
-        for &mv in moves {
-            played.push(UciMove::from_move(mv, mode));
+    /// A request from the owner: a search waits its turn, but an analysis gives way.
+    fn take(&mut self, request: Request) -> Result<(), EngineFault> {
+        match request {
+            Request::Search(job) => {
+                let replaces = job.is_analysis();
+                if replaces {
+                    self.queue.retain(|waiting| !waiting.is_analysis());
+                }
+                let interrupted = self.stop_analysis()?;
+                self.queue.push_back(job);
+                // A move or hint asked during an analysis: the analysis goes on after it.
+                if let Some(analysis) = interrupted.filter(|_| !replaces) {
+                    self.queue.push_back(analysis);
+                }
+            }
+            Request::Stop => {
+                self.queue.retain(|waiting| !waiting.is_analysis());
+                self.stop_analysis()?;
+            }
+            Request::Quit => {}
+        }
+        Ok(())
+    }
+
+    /// Tells a running analysis to stop; its `bestmove` then ends it. Returns its job.
+    fn stop_analysis(&mut self) -> Result<Option<Job>, EngineFault> {
+        let Some(search) = &mut self.search else {
+            return Ok(None);
+        };
+        if !search.job.is_analysis() || search.stopping {
+            return Ok(None);
+        }
+        search.stopping = true;
+        let margin = self.patience.margin;
+        search.deadline = Some((Instant::now() + margin, "stop", margin));
+        let job = search.job.clone();
+        self.process.say(&UciMessage::Stop)?;
+        Ok(Some(job))
+    }
+
+    /// Sets the engine up for `job` and starts its search.
+    fn begin(&mut self, job: Job) -> Result<(), EngineFault> {
+        let mut position = job.start.clone();
+        for &mv in &job.moves {
             position.play_unchecked(mv);
         }
-        let startpos = *start == Chess::default();
-        self.say(&UciMessage::Position {
+        let kind = job.kind;
+        if let JobKind::Analysis { ticket, .. } = kind
+            && position.legal_moves().is_empty()
+        {
+            // Mate or stalemate: nothing to search, and engines differ in how they say so.
+            drop(self.reply.send(Reply::Analysis {
+                ticket,
+                ply: job.moves.len(),
+                lines: vec![AnalysisLine::of_final(&position)],
+            }));
+            (self.wake)();
+            return Ok(());
+        }
+        let mode = castling_mode(&job.start);
+        let set = |name: &str, value: String| UciMessage::SetOption {
+            name: name.to_owned(),
+            value: Some(value),
+        };
+        if self.offers.chess960 && mode.is_chess960() != self.chess960 {
+            self.chess960 = mode.is_chess960();
+            self.process
+                .say(&set("UCI_Chess960", self.chess960.to_string()))?;
+        }
+        let wanted = match kind {
+            JobKind::Analysis { lines, .. } => lines,
+            JobKind::Move | JobKind::Hint(_) => 1,
+        };
+        if let Some((min, max)) = self.offers.multipv {
+            let wanted = i64::from(wanted).clamp(min, max.max(min)) as u16;
+            if wanted != self.lines {
+                self.lines = wanted;
+                self.process.say(&set("MultiPV", wanted.to_string()))?;
+            }
+        }
+        let startpos = job.start == Chess::default() && !mode.is_chess960();
+        self.process.say(&UciMessage::Position {
             startpos,
-            fen: (!startpos).then(|| Fen::from_position(start, EnPassantMode::Legal)),
-            moves: played,
+            fen: (!startpos).then(|| Fen::from_position(&job.start, EnPassantMode::Legal)),
+            moves: job
+                .moves
+                .iter()
+                .map(|&mv| UciMove::from_move(mv, mode))
+                .collect(),
         })?;
         let Patience {
             movetime, margin, ..
         } = self.patience;
-        let (time_control, search_control, waited) = match nodes {
-            Some(nodes) => (None, Some(UciSearchControl::nodes(nodes)), margin),
-            None => (
+        let (time_control, search_control, deadline) = match (kind, self.nodes) {
+            (JobKind::Analysis { .. }, _) => (Some(UciTimeControl::Infinite), None, None),
+            (_, Some(nodes)) => (None, Some(UciSearchControl::nodes(nodes)), Some(margin)),
+            (_, None) => (
                 Some(UciTimeControl::MoveTime(movetime)),
                 None,
-                movetime + margin,
+                Some(movetime + margin),
             ),
         };
-        self.say(&UciMessage::Go {
+        self.process.say(&UciMessage::Go {
             time_control,
             search_control,
         })?;
-        let mut best = None;
-        self.wait_for("go", waited, |message| match message {
-            UciMessage::BestMove { best_move, .. } => {
-                best = Some(best_move);
-                true
-            }
-            _ => false,
-        })?;
-        let uci = best.ok_or_else(|| self.silence("go", waited))?;
-        uci.to_move(&position)
-            .map_err(|_| EngineFault::IllegalMove {
-                uci: uci.to_string(),
-                fen: Fen::from_position(&position, EnPassantMode::Legal).to_string(),
-            })
+        self.search = Some(Search {
+            job,
+            position,
+            deadline: deadline.map(|waited| (Instant::now() + waited, "go", waited)),
+            stopping: false,
+            lines: Vec::new(),
+            unsent: false,
+            // The first lines go out as they come.
+            sent_at: Instant::now() - ANALYSIS_INTERVAL,
+        });
+        Ok(())
     }
 
-    fn say(&mut self, message: &UciMessage) -> Result<(), EngineFault> {
-        writeln!(self.stdin, "{message}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|_| self.exited())
-    }
-
-    /// Reads lines until `done` says so, or the time is up, or the engine goes.
-    fn wait_for(
-        &mut self,
-        asked: &str,
-        waited: Duration,
-        mut done: impl FnMut(UciMessage) -> bool,
-    ) -> Result<(), EngineFault> {
-        let deadline = Instant::now() + waited;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => match line.trim().parse::<UciMessage>() {
-                    Ok(message) => {
-                        if done(message) {
-                            return Ok(());
-                        }
-                    }
-                    Err(_) if line.trim().is_empty() => {}
-                    Err(_) => self.garbage = Some(line.trim().to_owned()),
-                },
-                Err(RecvTimeoutError::Timeout) => return Err(self.silence(asked, waited)),
-                Err(RecvTimeoutError::Disconnected) => return Err(self.exited()),
-            }
-        }
-    }
-
-    fn silence(&self, asked: &str, waited: Duration) -> EngineFault {
-        EngineFault::Silent {
-            asked: asked.to_owned(),
-            waited,
-            garbage: self.garbage.clone(),
-        }
-    }
-
-    fn exited(&mut self) -> EngineFault {
-        // The process may take a moment to be reaped after its output closes.
-        let deadline = Instant::now() + Duration::from_millis(500);
-        let code = loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => break status.code(),
-                Ok(None) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-                _ => break None,
-            }
+    /// A line from the engine.
+    fn hear(&mut self, line: &str) -> Result<(), EngineFault> {
+        let message = self.process.understand(line);
+        let Some(search) = &mut self.search else {
+            return Ok(());
         };
-        EngineFault::Exited {
-            code,
-            last_words: self.garbage.clone(),
+        match message {
+            Some(UciMessage::Info(info)) => {
+                let JobKind::Analysis { lines: wanted, .. } = search.job.kind else {
+                    return Ok(());
+                };
+                if search.stopping {
+                    return Ok(());
+                }
+                if let Some(line) = AnalysisLine::from_info(&info, &search.position)
+                    && line.rank <= wanted
+                {
+                    match search.lines.binary_search_by_key(&line.rank, |l| l.rank) {
+                        Ok(i) => search.lines[i] = line,
+                        Err(i) => search.lines.insert(i, line),
+                    }
+                    search.unsent = true;
+                }
+                Ok(())
+            }
+            Some(UciMessage::BestMove { best_move, .. }) => self.finish(Some(best_move)),
+            // `bestmove (none)`, which engines say where there is no move.
+            None if line.trim_start().starts_with("bestmove") => self.finish(None),
+            _ => Ok(()),
         }
     }
 
-    /// Asks the engine to quit, and makes sure it has.
-    fn stop(&mut self) {
-        // An engine already gone cannot hear it; it is killed below either way.
-        drop(self.say(&UciMessage::Quit));
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
+    /// The engine said `bestmove`: the search is over.
+    fn finish(&mut self, best: Option<UciMove>) -> Result<(), EngineFault> {
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| !s.stopping && s.unsent)
+        {
+            self.send_lines();
         }
-        if let Err(e) = self.child.kill().and_then(|()| self.child.wait().map(drop)) {
-            eprintln!("boardsight: the engine could not be stopped: {e}");
+        let Some(search) = self.search.take() else {
+            return Ok(());
+        };
+        let ply = search.job.moves.len();
+        let mv = match search.job.kind {
+            JobKind::Analysis { .. } => return Ok(()),
+            JobKind::Move | JobKind::Hint(_) => best
+                .and_then(|uci| uci.to_move(&search.position).ok())
+                .ok_or_else(|| EngineFault::IllegalMove {
+                    uci: best.map_or_else(|| "(none)".into(), |uci| uci.to_string()),
+                    fen: Fen::from_position(&search.position, EnPassantMode::Legal).to_string(),
+                })?,
+        };
+        let reply = match search.job.kind {
+            JobKind::Hint(ticket) => Reply::Hint { ticket, ply, mv },
+            _ => Reply::BestMove { ply, mv },
+        };
+        drop(self.reply.send(reply));
+        (self.wake)();
+        Ok(())
+    }
+
+    /// The earliest of the search's deadline and the next analysis reply.
+    fn wait_until(&self) -> Option<Instant> {
+        let deadline = self.search.as_ref().and_then(|s| s.deadline).map(|d| d.0);
+        match (deadline, self.flush_at()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
         }
+    }
+
+    /// When the analysis's new lines are due to be sent, if it has any.
+    fn flush_at(&self) -> Option<Instant> {
+        let search = self.search.as_ref()?;
+        (search.unsent && !search.stopping).then_some(search.sent_at + ANALYSIS_INTERVAL)
+    }
+
+    /// Nothing came in time: lines due are sent, a search past its deadline is a fault.
+    fn on_time(&mut self) -> Result<(), EngineFault> {
+        let now = Instant::now();
+        if let Some((at, asked, waited)) = self.search.as_ref().and_then(|s| s.deadline)
+            && at <= now
+        {
+            return Err(self.process.silence(asked, waited));
+        }
+        if self.flush_at().is_some_and(|at| at <= now) {
+            self.send_lines();
+        }
+        Ok(())
+    }
+
+    fn send_lines(&mut self) {
+        let Some(search) = &mut self.search else {
+            return;
+        };
+        let JobKind::Analysis { ticket, .. } = search.job.kind else {
+            return;
+        };
+        search.unsent = false;
+        search.sent_at = Instant::now();
+        drop(self.reply.send(Reply::Analysis {
+            ticket,
+            ply: search.job.moves.len(),
+            lines: search.lines.clone(),
+        }));
+        (self.wake)();
     }
 }

@@ -765,3 +765,33 @@ fn after_a_takeback_the_engine_waits_for_the_board_to_be_still() {
     assert!(!play.is_thinking());
     assert_eq!(engine_move(&mut play, &mut table, at(42.5)), "b8c6");
 }
+
+#[test]
+fn a_new_game_is_no_takeback_and_the_engine_opens_at_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = analysing_engine(
+        dir.path(),
+        GOOD_UCI,
+        "case \"$position\" in *e7e5) echo 'bestmove g1f3';; *) echo 'bestmove e2e4';; esac",
+        "",
+    );
+    let now = Instant::now();
+    let mut play = EnginePlay::start(&path, Color::White, Strength::Level(3), Arc::new(|| {}));
+    let mut table = Table::new();
+    play.on_snapshot_at(&table.snapshot(), now);
+    assert_eq!(engine_move(&mut play, &mut table, now), "e2e4");
+    table.play("e2e4");
+    play.on_snapshot_at(&table.snapshot(), now);
+    table.play("e7e5");
+    play.on_snapshot_at(&table.snapshot(), now);
+    assert_eq!(engine_move(&mut play, &mut table, now), "g1f3");
+    table.play("g1f3");
+    play.on_snapshot_at(&table.snapshot(), now);
+    // The pieces set up again: a new game, and the engine has the first move.
+    table.act(Action::SetUp(Chess::default()));
+    let snapshot = table.snapshot();
+    assert!(snapshot.game.moves.is_empty() && snapshot.games.len() == 2);
+    play.on_snapshot_at(&snapshot, now);
+    assert!(!play.is_holding() && play.is_thinking());
+    assert_eq!(engine_move(&mut play, &mut table, now), "e2e4");
+}

@@ -40,8 +40,9 @@ pub struct EnginePlay {
     asked: Option<usize>,
     /// The ply whose move the engine gave (and the board now awaits).
     given: Option<usize>,
-    /// The ply of the last snapshot seen, to tell a takeback.
-    seen: Option<usize>,
+    /// The game of the last snapshot seen (games finished before it, and its ply), to tell
+    /// a takeback from a new game.
+    seen: Option<(usize, usize)>,
     hold: Option<Hold>,
     pause: Duration,
     /// The position last seen, to ask the engine when a hold ends.
@@ -115,8 +116,14 @@ impl EnginePlay {
     pub fn on_snapshot_at(&mut self, snapshot: &Snapshot, now: Instant) {
         let game = &snapshot.game;
         let ply = game.moves.len();
-        let taken_back = self.seen.is_some_and(|seen| ply < seen);
-        self.seen = Some(ply);
+        let finished = snapshot
+            .games
+            .len()
+            .saturating_sub(usize::from(snapshot.has_started));
+        let taken_back = self
+            .seen
+            .is_some_and(|(before, seen)| before == finished && ply < seen);
+        self.seen = Some((finished, ply));
         // A takeback past what was asked or given: that answer no longer counts.
         if self.asked.is_some_and(|asked| asked > ply) {
             self.asked = None;

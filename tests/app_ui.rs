@@ -3,6 +3,7 @@
 
 mod common;
 
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use boardsight::app::AppCommand;
@@ -563,4 +564,108 @@ fn a_fallen_flag_is_shown_and_decides_the_game() {
     let (pgn, _) = harness.state().session().pgn();
     assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
     assert!(pgn.contains("[Termination \"time forfeit\"]"), "{pgn}");
+}
+
+/// Steps the app until `done` says so (the engine and the board answer on their threads).
+fn step_until(
+    harness: &mut egui_kittest::Harness<'_, boardsight::app::BoardsightApp>,
+    what: &str,
+    mut done: impl FnMut(&boardsight::app::BoardsightApp) -> bool,
+) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        harness.step();
+        if done(harness.state()) {
+            return;
+        }
+        assert!(std::time::Instant::now() < deadline, "{what} never came");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_hint_and_the_analysis_come_from_the_engine_by_clicks() {
+    if common::stockfish_or_skip().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(None, dir.path());
+    play_e4(&mut harness);
+    // A hint for Black: a legal move, drawn as an arrow until the position changes.
+    click(&mut harness, "Hint");
+    step_until(&mut harness, "the hint", |app| {
+        app.session().advice().is_some()
+    });
+    let session = harness.state().session();
+    let hint = session.advice().expect("a hint");
+    assert!(shakmaty::Position::is_legal(
+        &session.snapshot().position,
+        hint
+    ));
+    // The analysis: two lines (the default) with distinct first moves, and the bar.
+    click(&mut harness, "Analyse");
+    step_until(&mut harness, "two lines of analysis", |app| {
+        app.session().analysis().is_some_and(|a| a.lines.len() == 2)
+    });
+    harness.run_steps(2);
+    harness.get_by_label_contains("evaluation ");
+    let analysis = harness.state().session().analysis().expect("an analysis");
+    assert_ne!(analysis.lines[0].pv[0], analysis.lines[1].pv[0]);
+    // Another move: the analysis follows the board.
+    click(&mut harness, "sensor d7: occupied");
+    wait_for(&mut harness, "sensor d7: move in progress");
+    click(&mut harness, "sensor d5: empty");
+    wait_for(&mut harness, "d5: black pawn");
+    step_until(&mut harness, "the analysis after 1... d5", |app| {
+        app.session().analysis().is_some_and(|a| a.ply == 2)
+    });
+    click(&mut harness, "Analyse");
+    assert!(harness.state().session().analysis().is_none());
+}
+
+#[test]
+fn the_board_is_shared_as_a_dgt_board_and_its_games_as_a_live_pgn() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(None, dir.path());
+    wait_for(&mut harness, "new game");
+    let live = dir.path().join("live.pgn");
+    harness
+        .state_mut()
+        .push_command(AppCommand::LivePgn(Some(live.clone())));
+    click(&mut harness, "Share as DGT board");
+    let path = harness
+        .state()
+        .session()
+        .dgt_share_path()
+        .expect("a shared board")
+        .to_owned();
+    harness.get_by_label(&path.display().to_string());
+    // A DGT host, from the protocol: 0x42 asks for the board, 0x86 len(2 bytes) and 64
+    // piece codes from a8 to h1 answer (white P R N B K Q = 1..6, black 7..12).
+    let mut port = serialport::new(path.to_string_lossy(), 9600)
+        .timeout(std::time::Duration::from_secs(5))
+        .open()
+        .expect("the shared board opens");
+    let mut dump = |harness: &mut egui_kittest::Harness<'_, boardsight::app::BoardsightApp>| {
+        harness.step();
+        port.write_all(&[0x42]).expect("asks");
+        let mut reply = [0u8; 67];
+        port.read_exact(&mut reply).expect("a board dump");
+        assert_eq!(reply[..3], [0x86, 0, 67]);
+        reply[3..].to_vec()
+    };
+    let start = dump(&mut harness);
+    assert_eq!(start[..8], [8, 9, 10, 12, 11, 10, 9, 8]);
+    assert_eq!(start[48..56], [1; 8]);
+    play_e4(&mut harness);
+    let after = dump(&mut harness);
+    let index = |file: usize, rank: usize| (8 - rank) * 8 + file;
+    assert_eq!(after[index(4, 2)], 0, "e2 is empty");
+    assert_eq!(after[index(4, 4)], 1, "a white pawn on e4");
+    // The live file holds the game so far.
+    step_until(&mut harness, "the live PGN with 1. e4", |_| {
+        std::fs::read_to_string(&live).is_ok_and(|text| text.contains("1. e4 *"))
+    });
+    click(&mut harness, "Share as DGT board");
+    assert!(harness.state().session().dgt_share_path().is_none());
 }

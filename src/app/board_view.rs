@@ -42,7 +42,9 @@ pub struct Look {
     /// What a pawn dragged to its last rank becomes.
     pub promotion: Role,
     /// A move to show as an arrow for the player to make (the engine's).
-    pub hint: Option<Move>,
+    pub engine_move: Option<Move>,
+    /// Advice for the player: the best move from a hint or the analysis, as a green arrow.
+    pub advice: Option<Move>,
 }
 
 const DRAG_TARGET: Color32 = Color32::from_rgba_premultiplied(20, 85, 30, 120);
@@ -145,11 +147,13 @@ pub fn show(
         let to = king_destination(m).unwrap_or(m.to());
         draw_arrow(&painter, rect, from, to, flipped, ARROW);
     }
-    if let Some(m) = look.hint
-        && let Some(from) = m.from()
-    {
-        let to = king_destination(m).unwrap_or(m.to());
-        draw_arrow(&painter, rect, from, to, flipped, HINT);
+    for (m, color) in [(look.advice, ADVICE), (look.engine_move, HINT)] {
+        if let Some(m) = m
+            && let Some(from) = m.from()
+        {
+            let to = king_destination(m).unwrap_or(m.to());
+            draw_arrow(&painter, rect, from, to, flipped, color);
+        }
     }
     painter.rect_stroke(rect, 0.0, Stroke::new(1.0, DARK), StrokeKind::Outside);
     // The dragged piece follows the pointer, over everything.
@@ -200,6 +204,7 @@ pub fn legal_move(position: &Chess, from: Square, to: Square, promotion: Role) -
 
 const ARROW: Color32 = Color32::from_rgba_premultiplied(20, 110, 200, 200);
 const HINT: Color32 = Color32::from_rgba_premultiplied(220, 110, 0, 220);
+const ADVICE: Color32 = Color32::from_rgba_premultiplied(25, 150, 70, 210);
 
 /// An arrow from the centre of one square to the centre of another.
 fn draw_arrow(

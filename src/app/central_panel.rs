@@ -8,7 +8,7 @@ use super::command::AppCommand;
 use super::pieces::PieceTextures;
 use super::session::Session;
 use super::time_strip::{StripState, TimeRange};
-use super::{board_view, clock_view, sensor_view, timeline_panel};
+use super::{analysis_view, board_view, clock_view, sensor_view, timeline_panel};
 use crate::clock::flag_words;
 use crate::connection::Snapshot;
 use crate::recognizer::event::dead_sensor_words;
@@ -57,10 +57,27 @@ pub fn show(
     let available = ui.available_size();
     let timeline_room = if recording.is_some() { 270.0 } else { 10.0 };
     // The board, as large as the room allows, and the sensor grid half its size beside it.
-    let side = ((available.x - 24.0) / (1.0 + SENSOR_SCALE))
+    // The evaluation of the position shown live, while the analysis runs.
+    let evaluation = session
+        .analysis()
+        .and_then(|a| a.lines.first())
+        .map(|line| line.score)
+        .filter(|_| state.viewed_ply.is_none());
+    let bar_room = if evaluation.is_some() {
+        analysis_view::BAR_WIDTH + 8.0
+    } else {
+        0.0
+    };
+    let side = ((available.x - 24.0 - bar_room) / (1.0 + SENSOR_SCALE))
         .min(available.y - timeline_room - 40.0)
         .max(160.0);
     ui.horizontal(|ui| {
+        if let Some(score) = evaluation {
+            ui.vertical(|ui| {
+                ui.label(score.to_string());
+                analysis_view::eval_bar(ui, score, side, state.flipped);
+            });
+        }
         if let (Some(textures), Some(position)) = (state.textures, position) {
             ui.vertical(|ui| {
                 ui.label(match state.viewed_ply {
@@ -78,9 +95,10 @@ pub fn show(
                     draggable: session.is_live(),
                     promotion: snapshot.pending_promotion,
                     // The engine's move, on the live position only.
-                    hint: snapshot
+                    engine_move: snapshot
                         .expected_move
                         .filter(|_| state.viewed_ply.is_none()),
+                    advice: session.advice().filter(|_| state.viewed_ply.is_none()),
                 };
                 if let Some(mv) = board_view::show(ui, position, last_move, textures, look) {
                     out.push(AppCommand::Correct {

@@ -68,6 +68,14 @@ pub enum AppCommand {
     /// The engine in the settings plays its side of the live game.
     StartEngine,
     StopEngine,
+    /// Show the best move for the side to move, from the adviser.
+    Hint,
+    /// Analyse every position shown with this many best lines, or stop.
+    Analyse(Option<u8>),
+    /// Serve the recognised position to other programs as a DGT board, or stop.
+    ShareAsDgt(bool),
+    /// Keep this file holding the session's games, or stop.
+    LivePgn(Option<PathBuf>),
     /// Play live games on this clock, or on none.
     SetClock(Option<crate::clock::TimeControl>),
     FlipBoard,

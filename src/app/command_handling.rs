@@ -143,10 +143,22 @@ impl BoardsightApp {
                     shakmaty::Color::White
                 };
                 let strength = Strength::Level(settings.engine_level);
+                // The analysis would play the engine's game for the player.
+                self.session.set_analysis(&settings.engine_path, None);
                 self.session
                     .start_engine(&settings.engine_path, side, strength);
             }
             AppCommand::StopEngine => session.stop_engine(),
+            AppCommand::ShareAsDgt(on) => {
+                self.settings.share_as_dgt = on;
+                session.share_as_dgt(on);
+            }
+            AppCommand::LivePgn(path) => {
+                self.settings.live_pgn_on = path.is_some();
+                session.set_live_pgn(path);
+            }
+            AppCommand::Hint => session.ask_hint(&self.settings.engine_path),
+            AppCommand::Analyse(lines) => session.set_analysis(&self.settings.engine_path, lines),
             AppCommand::SetClock(control) => session.set_clock(control, Instant::now()),
             AppCommand::FlipBoard => self.settings.board_flipped = !self.settings.board_flipped,
             AppCommand::ToggleTheme => {

@@ -1,5 +1,7 @@
 //! The left panel: which board, which port and protocol, and how the sensors sit.
 
+use std::path::{Path, PathBuf};
+
 use eframe::egui;
 use egui::RichText;
 
@@ -17,6 +19,10 @@ pub struct SourceState<'a> {
     pub serial: bool,
     /// The simulated board's hand, when it is the source.
     pub hand: Option<&'a [shakmaty::Piece]>,
+    /// Where other programs open the board as a DGT board, while it is shared.
+    pub dgt_share: Option<&'a Path>,
+    /// The file kept holding the session's games, while it is.
+    pub live_pgn: Option<&'a Path>,
 }
 
 /// Draws the panel. The port and protocol fields edit the settings themselves, the one
@@ -135,4 +141,56 @@ fn orientation_text(orientation: BoardOrientation) -> &'static str {
         BoardOrientation::Normal => "as wired",
         BoardOrientation::Turned => "turned round",
     }
+}
+
+/// Sharing the board: as a DGT board for other chess programs, and as a live PGN file.
+pub fn sharing(
+    ui: &mut egui::Ui,
+    source: &SourceState<'_>,
+    settings: &mut Settings,
+    out: &mut Vec<AppCommand>,
+) {
+    let mut shared = source.dgt_share.is_some();
+    if ui
+        .checkbox(&mut shared, "Share as DGT board")
+        .on_hover_text(
+            "Chess programs that use DGT boards (Arena, Lucas Chess, pychess…) see this \
+             board as one that knows every piece",
+        )
+        .changed()
+    {
+        out.push(AppCommand::ShareAsDgt(shared));
+    }
+    if let Some(path) = source.dgt_share {
+        let path = path.display().to_string();
+        ui.label(RichText::new("Give the other program this port:").small());
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(&path).monospace().small());
+            if ui.small_button("Copy").clicked() {
+                out.push(AppCommand::Copy {
+                    text: path.clone(),
+                    what: "the DGT board's port",
+                });
+            }
+        });
+    }
+    ui.horizontal(|ui| {
+        let mut live = source.live_pgn.is_some();
+        let can_start = live || !settings.live_pgn.trim().is_empty();
+        if ui
+            .add_enabled(can_start, egui::Checkbox::new(&mut live, "Live PGN"))
+            .on_hover_text("Keeps the file holding every game of the session, after every move")
+            .on_disabled_hover_text("Give the file to keep up to date")
+            .changed()
+        {
+            let path = PathBuf::from(settings.live_pgn.trim());
+            out.push(AppCommand::LivePgn(live.then_some(path)));
+        }
+        ui.add_enabled(
+            source.live_pgn.is_none(),
+            egui::TextEdit::singleline(&mut settings.live_pgn)
+                .hint_text("a file, e.g. live.pgn")
+                .desired_width(110.0),
+        );
+    });
 }

@@ -48,6 +48,7 @@ pub fn show(
         }
     });
     clock_settings(ui, session, settings, out);
+    advice(ui, session, settings, out);
     if let Some(engine) = session.engine() {
         let mut words = engine.player_name();
         if engine.is_thinking() {
@@ -100,5 +101,46 @@ fn clock_settings(
                 .small()
                 .color(super::central_panel::WARNING),
         );
+    }
+}
+
+/// Hints and the analysis, from the engine at full strength.
+fn advice(
+    ui: &mut egui::Ui,
+    session: &Session,
+    settings: &mut Settings,
+    out: &mut Vec<AppCommand>,
+) {
+    let playing = session.engine().is_some();
+    ui.horizontal(|ui| {
+        if ui
+            .button("Hint")
+            .on_hover_text("The best move for the side to move, as a green arrow")
+            .clicked()
+        {
+            out.push(AppCommand::Hint);
+        }
+        let analysing = session.analysis_lines().is_some();
+        let mut on = analysing;
+        if ui
+            .add_enabled(!playing, egui::Checkbox::new(&mut on, "Analyse"))
+            .on_hover_text("The evaluation and best lines of the position on the board")
+            .on_disabled_hover_text("Stop the engine to analyse")
+            .changed()
+        {
+            out.push(AppCommand::Analyse(on.then_some(settings.analysis_lines)));
+        }
+        let lines = ui
+            .add(egui::DragValue::new(&mut settings.analysis_lines).range(1..=3))
+            .on_hover_text("Best lines shown, 1 to 3");
+        if lines.changed() && analysing {
+            out.push(AppCommand::Analyse(Some(settings.analysis_lines)));
+        }
+    });
+    if let Some(note) = session.adviser_note() {
+        ui.label(RichText::new(note).small().weak());
+    }
+    if let Some(analysis) = session.analysis() {
+        super::analysis_view::lines(ui, analysis, &session.snapshot().position);
     }
 }

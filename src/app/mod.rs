@@ -7,6 +7,7 @@
 //! the commands out after the UI pass; file work runs on the job thread (`jobs`).
 
 mod activity;
+mod analysis_view;
 mod board_view;
 mod central_panel;
 mod clock_view;
@@ -140,6 +141,13 @@ impl BoardsightApp {
         };
         app.run_command(&ctx, AppCommand::RefreshPorts);
         app.run_command(&ctx, first);
+        if app.settings.share_as_dgt {
+            app.run_command(&ctx, AppCommand::ShareAsDgt(true));
+        }
+        if app.settings.live_pgn_on && !app.settings.live_pgn.trim().is_empty() {
+            let path = PathBuf::from(app.settings.live_pgn.trim());
+            app.run_command(&ctx, AppCommand::LivePgn(Some(path)));
+        }
         if app.settings.clock_on {
             let control = app.settings.time_control.parse().ok();
             app.run_command(&ctx, AppCommand::SetClock(control));
@@ -249,8 +257,12 @@ impl eframe::App for BoardsightApp {
                     simulated: simulated_demo.is_some(),
                     serial: matches!(session.source(), source::Source::Serial { .. }),
                     hand,
+                    dgt_share: session.dgt_share_path(),
+                    live_pgn: session.live_pgn_path(),
                 };
                 connection_panel::show(ui, &state, &screen.ports, &mut self.settings, out);
+                ui.separator();
+                connection_panel::sharing(ui, &state, &mut self.settings, out);
                 ui.separator();
                 engine_panel::show(ui, session, &mut self.settings, out);
             });

@@ -9,11 +9,14 @@ use shakmaty::Position;
 
 use crate::clock::{FlagResult, GameClocks, TimeControl, flag_words};
 use crate::connection::{Command, Snapshot, Update, connect};
-use crate::engine::{EnginePlay, Strength, find_stockfish};
+use crate::dgt_serve::VirtualDgtBoard;
+use crate::engine::{
+    Adviser, Analysis, EnginePlay, Patience, Strength, TAKEBACK_WAIT_WORDS, find_stockfish,
+};
 use crate::pgn::autosave::{Autosave, Unfinished};
 use crate::pgn::autosaver::Autosaver;
-use crate::pgn::live::session_pgn;
-use crate::pgn::{GameTags, PgnGame, read_games};
+use crate::pgn::live::{LivePgn, session_pgn};
+use crate::pgn::{PgnGame, read_games};
 use crate::protocol::Protocol;
 use crate::reading::{Millis, Orientation, TimedReading};
 use crate::recognizer::health::SensorHealth;
@@ -77,6 +80,18 @@ pub struct Session {
     engine: Option<EnginePlay>,
     /// What the engine last said: its name, or its fault.
     engine_note: String,
+    /// An engine at full strength for hints and analysis, started when first asked.
+    adviser: Option<Adviser>,
+    /// How many best lines to analyse, while the analysis is on.
+    analysis_lines: Option<u8>,
+    /// The game's moves when a hint was asked: it is shown while they are the same.
+    hint_asked: Option<Vec<shakmaty::Move>>,
+    /// The recognised position, served to other programs as a DGT board.
+    dgt_share: Option<VirtualDgtBoard>,
+    /// A PGN file kept holding the session's games, rewritten after every change.
+    live_pgn: Option<LivePgn>,
+    /// The games the live file was last written with.
+    live_games: Vec<crate::recognizer::GameRecord>,
     /// The live games' clocks, run on the board's time.
     clocks: GameClocks,
     /// The board's time of the latest reading, and when it came: the board's time now.
@@ -126,6 +141,12 @@ impl Session {
             restore_offer,
             engine: None,
             engine_note: String::new(),
+            adviser: None,
+            analysis_lines: None,
+            hint_asked: None,
+            dgt_share: None,
+            live_pgn: None,
+            live_games: Vec::new(),
             clocks: GameClocks::default(),
             board_time: None,
             timeline_index: None,
@@ -233,6 +254,7 @@ impl Session {
             next = Some(next.map_or(FADE_STEP, |n: Duration| n.min(FADE_STEP)));
         }
         self.hear_engine();
+        self.hear_adviser();
         if let Some(tick) = self.run_clocks(now) {
             next = Some(next.map_or(tick, |n: Duration| n.min(tick)));
         }
@@ -264,6 +286,7 @@ impl Session {
             }
             Update::Snapshot(snapshot) => {
                 self.show(*snapshot);
+                self.write_live_pgn();
                 self.autosave_after_moves();
                 if let Some(engine) = &mut self.engine {
                     engine.on_snapshot(&self.snapshot);
@@ -280,6 +303,10 @@ impl Session {
     fn show(&mut self, snapshot: Snapshot) {
         self.view = GameView::of(&snapshot);
         self.snapshot = snapshot;
+        self.follow_with_adviser();
+        if let Some(board) = &self.dgt_share {
+            board.show(&self.snapshot.position);
+        }
     }
 
     /// A recording's view changes only when its reading does.
@@ -308,16 +335,7 @@ impl Session {
     /// Starts `path` (or Stockfish, for `stockfish`) playing `side` of the live game.
     pub fn start_engine(&mut self, path: &str, side: shakmaty::Color, strength: Strength) {
         self.stop_engine();
-        let found = if path.trim() == "stockfish" {
-            find_stockfish()
-        } else {
-            Some(std::path::PathBuf::from(path.trim()))
-        };
-        let Some(path) = found.filter(|p| p.is_file()) else {
-            self.notice = Some(format!(
-                "No engine at '{}' (install Stockfish, or give the path of a UCI engine).",
-                path.trim()
-            ));
+        let Some(path) = self.find_engine(path) else {
             return;
         };
         let mut engine = EnginePlay::start(&path, side, strength, self.wake.clone());
@@ -351,6 +369,201 @@ impl Session {
                 self.notice = Some(format!("{line} (the game is kept; Play starts it again)"));
             }
             self.engine_note = line;
+        }
+        // The wait after a takeback is over: by a second takeback, or by the engine's turn.
+        if self.engine_note == TAKEBACK_WAIT_WORDS && !engine.is_holding() {
+            self.engine_note.clear();
+        }
+    }
+
+    /// The engine at `path` (`stockfish`: looked for on PATH and in /usr/games), or a
+    /// notice saying there is none.
+    fn find_engine(&mut self, path: &str) -> Option<std::path::PathBuf> {
+        let found = if path.trim() == "stockfish" {
+            find_stockfish()
+        } else {
+            Some(std::path::PathBuf::from(path.trim()))
+        };
+        let found = found.filter(|p| p.is_file());
+        if found.is_none() {
+            self.notice = Some(format!(
+                "No engine at '{}' (install Stockfish, or give the path of a UCI engine).",
+                path.trim()
+            ));
+        }
+        found
+    }
+
+    // ----- hints and analysis -----
+
+    /// The adviser, started (or started again after a fault) from the engine at `path`.
+    fn adviser(&mut self, path: &str) -> Option<&mut Adviser> {
+        if self.adviser.as_ref().is_none_or(|a| a.fault().is_some()) {
+            let path = self.find_engine(path)?;
+            self.adviser = Some(Adviser::start(
+                &path,
+                Patience::default(),
+                self.wake.clone(),
+            ));
+        }
+        self.adviser.as_mut()
+    }
+
+    /// Asks for the best move for the side to move in the position shown.
+    pub fn ask_hint(&mut self, engine_path: &str) {
+        let game = self.snapshot.game.clone();
+        if let Some(adviser) = self.adviser(engine_path) {
+            adviser.hint(&game.start, &game.moves);
+            self.hint_asked = Some(game.moves);
+        }
+    }
+
+    /// Analyses each position shown with `lines` best lines, or stops analysing.
+    pub fn set_analysis(&mut self, engine_path: &str, lines: Option<u8>) {
+        match lines {
+            Some(lines) => {
+                if self.adviser(engine_path).is_some() {
+                    self.analysis_lines = Some(lines.clamp(1, 3));
+                    self.follow_with_adviser();
+                }
+            }
+            None => {
+                self.analysis_lines = None;
+                if let Some(adviser) = &mut self.adviser {
+                    adviser.stop_analysis();
+                }
+            }
+        }
+    }
+
+    pub fn analysis_lines(&self) -> Option<u8> {
+        self.analysis_lines
+    }
+
+    /// The analysis of the position shown, once the engine has said anything about it.
+    pub fn analysis(&self) -> Option<&Analysis> {
+        self.analysis_lines?;
+        let analysis = self.adviser.as_ref()?.analysis()?;
+        (analysis.ply == self.snapshot.game.moves.len()).then_some(analysis)
+    }
+
+    /// The move to advise on the board: the hint asked for, or the analysis's best move.
+    pub fn advice(&self) -> Option<shakmaty::Move> {
+        let game = &self.snapshot.game;
+        let hint = self
+            .adviser
+            .as_ref()
+            .filter(|_| self.hint_asked.is_some())
+            .and_then(|a| a.hint_for(&game.start, &game.moves));
+        hint.or_else(|| Some(*self.analysis()?.lines.first()?.pv.first()?))
+    }
+
+    /// The adviser's name, or what went wrong with it.
+    pub fn adviser_note(&self) -> Option<String> {
+        let adviser = self.adviser.as_ref()?;
+        Some(match adviser.fault() {
+            Some(fault) => format!("{fault} (Hint or Analyse starts it again)"),
+            None => adviser.name().unwrap_or("starting…").to_owned(),
+        })
+    }
+
+    /// A new position: a hint for the last one no longer counts; the analysis moves on.
+    fn follow_with_adviser(&mut self) {
+        let game = &self.snapshot.game;
+        if self.hint_asked.as_ref() != Some(&game.moves) {
+            self.hint_asked = None;
+        }
+        let Some(adviser) = &mut self.adviser else {
+            return;
+        };
+        if let Some(lines) = self.analysis_lines {
+            adviser.analyse(&game.start, &game.moves, lines);
+        }
+    }
+
+    fn hear_adviser(&mut self) {
+        let Some(adviser) = &mut self.adviser else {
+            return;
+        };
+        let faulted = adviser.fault().is_some();
+        adviser.poll();
+        if !faulted && let Some(fault) = adviser.fault() {
+            self.notice = Some(format!(
+                "The analysing engine failed: {fault} (Hint or Analyse starts it again)"
+            ));
+            self.analysis_lines = None;
+        }
+    }
+
+    // ----- sharing -----
+
+    /// Serves the recognised position as a DGT board other programs open (at a link in the
+    /// app's data folder, the same every run), or stops.
+    pub fn share_as_dgt(&mut self, on: bool) {
+        self.dgt_share = None;
+        if !on {
+            return;
+        }
+        let link = directories::ProjectDirs::from("", "", "boardsight")
+            .map(|dirs| dirs.data_local_dir().to_path_buf())
+            .filter(|dir| std::fs::create_dir_all(dir).is_ok())
+            .map(|dir| dir.join("dgt-board"));
+        // Without a link the terminal's own path serves as well, if less steadily.
+        let started =
+            VirtualDgtBoard::start(link.as_deref()).or_else(|_| VirtualDgtBoard::start(None));
+        match started {
+            Ok(board) => {
+                board.show(&self.snapshot.position);
+                self.dgt_share = Some(board);
+            }
+            Err(e) => self.notice = Some(format!("The board could not be shared: {e}")),
+        }
+    }
+
+    /// The path other programs open to use the board as a DGT board, while it is shared.
+    pub fn dgt_share_path(&self) -> Option<&std::path::Path> {
+        self.dgt_share.as_ref().map(VirtualDgtBoard::path)
+    }
+
+    /// Keeps `path` holding the session's games, or stops.
+    pub fn set_live_pgn(&mut self, path: Option<std::path::PathBuf>) {
+        if let Some(live) = self.live_pgn.take() {
+            for problem in live.finish() {
+                self.notice = Some(format!("Live PGN: {problem}"));
+            }
+        }
+        let Some(path) = path else {
+            return;
+        };
+        match LivePgn::start(&path) {
+            Ok(live) => {
+                self.live_pgn = Some(live);
+                self.live_games.clear();
+                self.write_live_pgn();
+            }
+            Err(e) => self.notice = Some(format!("Live PGN {}: {e}", path.display())),
+        }
+    }
+
+    pub fn live_pgn_path(&self) -> Option<&std::path::Path> {
+        self.live_pgn.as_ref().map(LivePgn::path)
+    }
+
+    /// Rewrites the live file when the games have changed (moves, revisions, takebacks).
+    fn write_live_pgn(&mut self) {
+        if self.live_pgn.is_none()
+            || (self.snapshot.games == self.live_games && !self.live_games.is_empty())
+        {
+            return;
+        }
+        self.live_games = self.snapshot.games.clone();
+        let (text, _) = self.pgn();
+        let Some(live) = &self.live_pgn else {
+            return;
+        };
+        live.write(text);
+        for problem in live.problems() {
+            self.notice = Some(format!("Live PGN: {problem}"));
         }
     }
 
@@ -397,13 +610,7 @@ impl Session {
         } else {
             &snapshot.games[..]
         };
-        let mut tags = GameTags::default();
-        if let Some(engine) = &self.engine {
-            match engine.side() {
-                shakmaty::Color::White => tags.white = engine.player_name(),
-                shakmaty::Color::Black => tags.black = engine.player_name(),
-            }
-        }
+        let tags = EnginePlay::tags(self.engine.as_ref());
         let text = session_pgn(games, &tags, &self.clocks);
         (text, games.iter().map(|g| g.moves.len()).sum())
     }

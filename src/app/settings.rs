@@ -35,6 +35,14 @@ pub struct Settings {
     pub time_control: String,
     /// Whether games are played on the clock.
     pub clock_on: bool,
+    /// How many best lines the analysis shows, 1 to 3.
+    pub analysis_lines: u8,
+    /// Whether the board is shared with other programs as a DGT board.
+    pub share_as_dgt: bool,
+    /// The file kept holding the session's games, for broadcasts.
+    pub live_pgn: String,
+    /// Whether that file is kept up to date.
+    pub live_pgn_on: bool,
 }
 
 impl Default for Settings {
@@ -51,6 +59,10 @@ impl Default for Settings {
             engine_plays_black: true,
             time_control: "5+3".into(),
             clock_on: false,
+            analysis_lines: 2,
+            share_as_dgt: false,
+            live_pgn: String::new(),
+            live_pgn_on: false,
         }
     }
 }
@@ -133,6 +145,10 @@ mod tests {
             engine_plays_black: false,
             time_control: "15+10".into(),
             clock_on: true,
+            analysis_lines: 3,
+            share_as_dgt: true,
+            live_pgn: "/srv/club/live.pgn".into(),
+            live_pgn_on: true,
         };
         assert_eq!(Settings::from_ron(&settings.to_ron()), (settings, None));
         // A file from an older version, without the newer fields.

@@ -36,7 +36,8 @@ pub fn show(
                 side,
                 draggable: session.is_live(),
                 promotion: snapshot.pending_promotion,
-                hint: snapshot.expected_move.filter(|_| viewed_ply.is_none()),
+                engine_move: snapshot.expected_move.filter(|_| viewed_ply.is_none()),
+                advice: session.advice().filter(|_| viewed_ply.is_none()),
             };
             if let Some(mv) = board_view::show(ui, position, last_move, textures, look) {
                 out.push(AppCommand::Correct {

@@ -17,7 +17,6 @@ use crate::connection::{ConnectionStatus, Snapshot, Update, connect};
 use crate::dgt_serve::VirtualDgtBoard;
 use crate::engine::{EnginePlay, Strength};
 use crate::files::write_atomically;
-use crate::pgn::GameTags;
 use crate::pgn::live::{LivePgn, session_pgn};
 use crate::protocol::Protocol;
 use crate::reading::{Reading, TimedReading};
@@ -94,7 +93,7 @@ pub fn run(options: Options<'_>) -> ExitCode {
         .engine
         .as_ref()
         .map(|(path, side, strength)| EnginePlay::start(path, *side, *strength, Arc::new(|| {})));
-    let tags = game_tags(engine.as_ref());
+    let tags = EnginePlay::tags(engine.as_ref());
     let mut latest: Option<Box<Snapshot>> = None;
     let mut shown: Option<shakmaty::Chess> = None;
     let mut readings: Vec<TimedReading> = Vec::new();
@@ -247,17 +246,6 @@ fn describe(kind: &EventKind, first_mover: Color) -> Option<String> {
 }
 
 /// The tags of every game: the engine's side names it, with its strength.
-fn game_tags(engine: Option<&EnginePlay>) -> GameTags {
-    let mut tags = GameTags::default();
-    if let Some(engine) = engine {
-        match engine.side() {
-            Color::White => tags.white = engine.player_name(),
-            Color::Black => tags.black = engine.player_name(),
-        }
-    }
-    tags
-}
-
 /// A virtual DGT board linked at `link`, its path told on stdout for the other program.
 fn start_virtual_board(link: &Path) -> Result<VirtualDgtBoard, String> {
     let board = VirtualDgtBoard::start(Some(link))

@@ -88,6 +88,18 @@ impl EnginePlay {
         )
     }
 
+    /// A game's tags with the engine named on its side, as `player_name` says.
+    pub fn tags(engine: Option<&Self>) -> crate::pgn::GameTags {
+        let mut tags = crate::pgn::GameTags::default();
+        if let Some(engine) = engine {
+            match engine.side() {
+                Color::White => tags.white = engine.player_name(),
+                Color::Black => tags.black = engine.player_name(),
+            }
+        }
+        tags
+    }
+
     pub fn side(&self) -> Color {
         self.side
     }

@@ -229,3 +229,36 @@ fn a_game_against_the_engine() {
             .expect("saved");
     }
 }
+
+#[test]
+fn the_analysis_with_its_bar_and_lines() {
+    // The engine's lines vary with its search: this writes the README's picture only.
+    if !can_render() || boardsight::engine::find_stockfish().is_none() {
+        return;
+    }
+    let mut harness = common::app::app(None, None);
+    common::app::play_e4(&mut harness);
+    common::app::click(&mut harness, "Analyse");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !harness
+        .state()
+        .session()
+        .analysis()
+        .is_some_and(|a| a.lines.len() == 2 && a.lines.iter().all(|l| l.depth >= 14))
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the analysis never deepened"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        harness.step();
+    }
+    harness.run_steps(3);
+    harness.get_by_label_contains("evaluation ");
+    if std::env::var_os("UPDATE_SCREENSHOTS").is_some() {
+        let image = harness.render().expect("rendered");
+        image
+            .save(manifest().join("screenshots").join("analysis.png"))
+            .expect("saved");
+    }
+}

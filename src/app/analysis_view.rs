@@ -9,6 +9,8 @@ use crate::engine::{Analysis, Score};
 
 /// The bar's width beside the board.
 pub const BAR_WIDTH: f32 = 18.0;
+/// The room of the bar and its score above it.
+pub const COLUMN_WIDTH: f32 = 40.0;
 /// Moves of each line shown.
 const LINE_MOVES: usize = 8;
 

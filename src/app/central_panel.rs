@@ -64,7 +64,7 @@ pub fn show(
         .map(|line| line.score)
         .filter(|_| state.viewed_ply.is_none());
     let bar_room = if evaluation.is_some() {
-        analysis_view::BAR_WIDTH + 8.0
+        analysis_view::COLUMN_WIDTH + 8.0
     } else {
         0.0
     };
@@ -74,7 +74,8 @@ pub fn show(
     ui.horizontal(|ui| {
         if let Some(score) = evaluation {
             ui.vertical(|ui| {
-                ui.label(score.to_string());
+                ui.set_width(analysis_view::COLUMN_WIDTH);
+                ui.label(RichText::new(score.to_string()).small());
                 analysis_view::eval_bar(ui, score, side, state.flipped);
             });
         }

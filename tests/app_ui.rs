@@ -669,3 +669,93 @@ fn the_board_is_shared_as_a_dgt_board_and_its_games_as_a_live_pgn() {
     click(&mut harness, "Share as DGT board");
     assert!(harness.state().session().dgt_share_path().is_none());
 }
+
+/// The app on a Chess960 start with the king on f1, a knight on g1 and a rook on h1, set up
+/// by its number, after 1. Nh3 e5 by clicks: castling short is White's to play.
+fn chess960_before_castling(
+    dir: &Path,
+) -> egui_kittest::Harness<'static, boardsight::app::BoardsightApp> {
+    let number = (0..960)
+        .find(|&n| {
+            boardsight::chess960::back_rank(n).is_ok_and(|rank| {
+                use shakmaty::Role::{King, Knight, Rook};
+                rank[5..] == [King, Knight, Rook]
+            })
+        })
+        .expect("such a start");
+    let mut harness = app(None, dir);
+    wait_for(&mut harness, "new game");
+    harness.get_by_label("FEN or code").click();
+    harness.step();
+    harness
+        .get_by_label("FEN or code")
+        .type_text(&format!("960 {number}"));
+    harness.step();
+    click(&mut harness, "Set up");
+    // A Chess960 start fills the same squares as the standard one: it begins at once.
+    wait_for(&mut harness, "f1: white king");
+    let moves = [("g1", "h3"), ("e7", "e5")];
+    for (from, to) in moves {
+        click(&mut harness, &format!("sensor {from}: occupied"));
+        wait_for(&mut harness, &format!("sensor {from}: move in progress"));
+        click(&mut harness, &format!("sensor {to}: empty"));
+        harness.run_steps(2);
+    }
+    wait_for(&mut harness, "e5: black pawn");
+    harness
+}
+
+#[test]
+fn a_chess960_start_is_set_up_by_number_and_castles_by_clicks() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = chess960_before_castling(dir.path());
+    // The king lifted, then the rook; the king set down on g1 and the rook on f1.
+    for (label, next) in [
+        ("sensor f1: occupied", "sensor f1: move in progress"),
+        ("sensor h1: occupied", "sensor h1: move in progress"),
+    ] {
+        click(&mut harness, label);
+        wait_for(&mut harness, next);
+    }
+    harness.get_by_label_contains("sensor g1: ").click();
+    harness.run_steps(2);
+    harness.get_by_label_contains("sensor f1: ").click();
+    wait_for(&mut harness, "g1: white king");
+    harness.get_by_label("f1: white rook");
+    harness.get_by_label("O-O");
+    let (pgn, _) = harness.state().session().pgn();
+    assert!(pgn.contains("[Variant \"Chess960\"]"), "{pgn}");
+    assert!(pgn.contains("1. Nh3 e5 2. O-O"), "{pgn}");
+}
+
+#[test]
+fn a_castling_the_sensors_cannot_tell_from_a_rook_move_is_asked_by_click() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = chess960_before_castling(dir.path());
+    // Only the rook goes, h1 to g1: as Rg1 would, and as O-O does on occupancy alone.
+    click(&mut harness, "sensor h1: occupied");
+    wait_for(&mut harness, "sensor h1: move in progress");
+    harness.get_by_label_contains("sensor g1: ").click();
+    harness.run_steps(2);
+    step_until(&mut harness, "the two candidates", |app| {
+        app.session().snapshot().ambiguity.is_some()
+    });
+    harness.run_steps(2);
+    harness.get_by_label_contains("could not be seen for sure");
+    // The move list shows the likelier one meanwhile; the picker under it offers both.
+    harness.get_by_role_and_label(egui::accesskit::Role::Button, "Rg1");
+    harness
+        .get_all_by_label("O-O")
+        .last()
+        .expect("the castling offered")
+        .click();
+    step_until(&mut harness, "the castling chosen", |app| {
+        let snapshot = app.session().snapshot();
+        snapshot.ambiguity.is_none()
+            && snapshot
+                .game
+                .moves
+                .last()
+                .is_some_and(|m| matches!(m, shakmaty::Move::Castle { .. }))
+    });
+}

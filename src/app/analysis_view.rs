@@ -89,7 +89,6 @@ pub fn line_text(position: &Chess, pv: &[Move]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::uci::UciMove;
 
     #[test]
     fn the_bar_is_even_at_equality_and_full_for_a_mate() {
@@ -103,19 +102,10 @@ mod tests {
 
     #[test]
     fn lines_read_in_san_with_move_numbers_from_either_side() {
-        let mut position = Chess::default();
-        let moves: Vec<Move> = ["e2e4", "e7e5", "g1f3"]
-            .iter()
-            .map(|uci| {
-                let mv = uci
-                    .parse::<UciMove>()
-                    .expect("uci")
-                    .to_move(&position)
-                    .expect("legal");
-                position.play_unchecked(mv);
-                mv
-            })
-            .collect();
+        let moves =
+            crate::recognizer::GameRecord::from_uci(Chess::default(), ["e2e4", "e7e5", "g1f3"])
+                .expect("legal moves")
+                .moves;
         assert_eq!(line_text(&Chess::default(), &moves), "1. e4 e5 2. Nf3");
         let after_e4 = Chess::default().play(moves[0]).expect("legal");
         assert_eq!(line_text(&after_e4, &moves[1..]), "1... e5 2. Nf3");

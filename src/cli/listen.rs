@@ -93,7 +93,6 @@ pub fn run(options: Options<'_>) -> ExitCode {
         .engine
         .as_ref()
         .map(|(path, side, strength)| EnginePlay::start(path, *side, *strength, Arc::new(|| {})));
-    let tags = EnginePlay::tags(engine.as_ref());
     let mut latest: Option<Box<Snapshot>> = None;
     let mut shown: Option<shakmaty::Chess> = None;
     let mut readings: Vec<TimedReading> = Vec::new();
@@ -157,6 +156,8 @@ pub fn run(options: Options<'_>) -> ExitCode {
                     && snapshot.games != games
                 {
                     // The clocks already heard this snapshot's events.
+                    // The engine's name is known once it has said it.
+                    let tags = EnginePlay::tags(engine.as_ref());
                     live.write(session_pgn(&snapshot.games, &tags, &clocks));
                     for problem in live.problems() {
                         eprintln!("boardsight: live PGN: {problem}");
@@ -174,7 +175,7 @@ pub fn run(options: Options<'_>) -> ExitCode {
     connection.disconnect();
     let mut failed = false;
     if let Some(path) = options.pgn {
-        let text = session_pgn(&games, &tags, &clocks);
+        let text = session_pgn(&games, &EnginePlay::tags(engine.as_ref()), &clocks);
         if let Err(e) = write_atomically(path, text.as_bytes()) {
             eprintln!("boardsight: {}: {e}", path.display());
             failed = true;
@@ -245,7 +246,6 @@ fn describe(kind: &EventKind, first_mover: Color) -> Option<String> {
     })
 }
 
-/// The tags of every game: the engine's side names it, with its strength.
 /// A virtual DGT board linked at `link`, its path told on stdout for the other program.
 fn start_virtual_board(link: &Path) -> Result<VirtualDgtBoard, String> {
     let board = VirtualDgtBoard::start(Some(link))

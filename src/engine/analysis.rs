@@ -120,16 +120,9 @@ mod tests {
     }
 
     fn after(moves: &[&str]) -> Chess {
-        let mut position = Chess::default();
-        for uci in moves {
-            let mv = uci
-                .parse::<UciMove>()
-                .expect("uci")
-                .to_move(&position)
-                .expect("legal");
-            position.play_unchecked(mv);
-        }
-        position
+        crate::recognizer::GameRecord::from_uci(Chess::default(), moves.iter().copied())
+            .expect("legal moves")
+            .final_position()
     }
 
     #[test]

@@ -116,6 +116,11 @@ impl Clock {
         usize::from(color == Color::Black)
     }
 
+    /// When the side to move began to think (the last move, or the start).
+    pub fn since(&self) -> Option<Millis> {
+        self.since
+    }
+
     /// Plies played on the clock.
     pub fn plies(&self) -> usize {
         self.before.len() - 1

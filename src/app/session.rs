@@ -90,8 +90,8 @@ pub struct Session {
     dgt_share: Option<VirtualDgtBoard>,
     /// A PGN file kept holding the session's games, rewritten after every change.
     live_pgn: Option<LivePgn>,
-    /// The games the live file was last written with.
-    live_games: Vec<crate::recognizer::GameRecord>,
+    /// The games the live file was last written with, once it was.
+    live_games: Option<Vec<crate::recognizer::GameRecord>>,
     /// The live games' clocks, run on the board's time.
     clocks: GameClocks,
     /// The board's time of the latest reading, and when it came: the board's time now.
@@ -146,7 +146,7 @@ impl Session {
             hint_asked: None,
             dgt_share: None,
             live_pgn: None,
-            live_games: Vec::new(),
+            live_games: None,
             clocks: GameClocks::default(),
             board_time: None,
             timeline_index: None,
@@ -538,7 +538,7 @@ impl Session {
         match LivePgn::start(&path) {
             Ok(live) => {
                 self.live_pgn = Some(live);
-                self.live_games.clear();
+                self.live_games = None;
                 self.write_live_pgn();
             }
             Err(e) => self.notice = Some(format!("Live PGN {}: {e}", path.display())),
@@ -551,12 +551,10 @@ impl Session {
 
     /// Rewrites the live file when the games have changed (moves, revisions, takebacks).
     fn write_live_pgn(&mut self) {
-        if self.live_pgn.is_none()
-            || (self.snapshot.games == self.live_games && !self.live_games.is_empty())
-        {
+        if self.live_pgn.is_none() || self.live_games.as_ref() == Some(&self.snapshot.games) {
             return;
         }
-        self.live_games = self.snapshot.games.clone();
+        self.live_games = Some(self.snapshot.games.clone());
         let (text, _) = self.pgn();
         let Some(live) = &self.live_pgn else {
             return;

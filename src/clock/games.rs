@@ -20,6 +20,9 @@ pub struct GameClock {
     clock: Clock,
     /// The flag that fell, once it has.
     flag: Option<(Color, FlagResult)>,
+    /// When the game ended on the board (mate, stalemate, a dead position): both clocks
+    /// stand still from then.
+    ended_at: Option<Millis>,
 }
 
 impl GameClock {
@@ -100,6 +103,7 @@ impl GameClocks {
             from_ply: plies,
             clock,
             flag: None,
+            ended_at: None,
         });
         self.running = true;
     }
@@ -139,6 +143,7 @@ impl GameClocks {
                     let kept = (ply - 1).saturating_sub(clock.from_ply);
                     clock.clock.taken_back(kept, event.t);
                     clock.flag = None;
+                    clock.ended_at = None;
                 }
             }
             _ => {}
@@ -159,7 +164,8 @@ impl GameClocks {
     }
 
     /// Looks at the flags at `now` in the current `position`; returns a flag that has just
-    /// fallen (once: it is kept, and the clock stops there).
+    /// fallen (once: it is kept, and the clock stops there). A game over on the board stops
+    /// both clocks at its last move, and no flag falls after it.
     pub fn check_flag(
         &mut self,
         position: &shakmaty::Chess,
@@ -169,6 +175,11 @@ impl GameClocks {
         if clock.flag.is_some() {
             return None;
         }
+        if position.is_game_over() {
+            clock.ended_at = clock.clock.since();
+            return None;
+        }
+        clock.ended_at = None;
         clock.flag = clock.clock.flag(position, now);
         clock.flag
     }
@@ -176,6 +187,7 @@ impl GameClocks {
     /// The time `color` has on the current game's clock at `now`; zero once its flag fell.
     pub fn left(&self, color: Color, now: Millis) -> Option<u64> {
         let clock = self.running()?;
+        let now = clock.ended_at.unwrap_or(now);
         match clock.flag {
             Some((fallen, _)) if fallen == color => Some(0),
             // After a flag the clocks stand still.
@@ -406,5 +418,25 @@ mod tests {
         assert_eq!(time_control(2), None);
         assert_eq!(annotated[1].1, vec![(1, "[%clk 0:04:58]".into())]);
         assert!(annotated[2].1.is_empty());
+    }
+
+    #[test]
+    fn a_mate_stops_both_clocks_and_no_flag_falls_after_it() {
+        let mut clocks = GameClocks::new(control("1+0"));
+        let mut game = Game::new(&mut clocks, 0);
+        for (uci, t) in [
+            ("f2f3", 1_000),
+            ("e7e5", 2_000),
+            ("g2g4", 3_000),
+            ("d8h4", 4_000),
+        ] {
+            game.play(&mut clocks, uci, t);
+        }
+        assert!(game.position.is_checkmate());
+        // Long after the mate: White's time stands where it was, and no flag falls.
+        assert_eq!(clocks.check_flag(&game.position, 600_000), None);
+        assert_eq!(clocks.left(Color::White, 600_000), Some(58_000));
+        let annotated = clocks.annotate(&[game.record()], &GameTags::default());
+        assert_eq!(annotated[0].0.result, None);
     }
 }

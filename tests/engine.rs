@@ -913,20 +913,16 @@ fn on_a_clock_the_engine_may_take_its_time_left_but_no_more() {
     let engine = slow_engine(dir.path());
     let plenty = EngineClock::at(control, 4_000, 100);
     engine.think_on_clock(&Chess::default(), &[], Some(plenty));
-    assert_eq!(
-        next(&engine),
-        Reply::BestMove {
-            ply: 0,
-            mv: e4()
-        }
-    );
+    assert_eq!(next(&engine), Reply::BestMove { ply: 0, mv: e4() });
     // White has 0.5 s: waited for that and the margin, it is taken for hung.
     let scarce = EngineClock::at(control, 500, 60_000);
     engine.think_on_clock(&Chess::default(), &[], Some(scarce));
     match next(&engine) {
         Reply::Fault(fault @ EngineFault::Silent { .. }) => {
             assert!(
-                fault.to_string().contains("did not answer 'go' within 1.2 s"),
+                fault
+                    .to_string()
+                    .contains("did not answer 'go' within 1.2 s"),
                 "{fault}"
             );
         }

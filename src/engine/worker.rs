@@ -125,7 +125,10 @@ enum JobKind {
     /// The engine's own move, on its clock if the game has one.
     Move(Option<EngineClock>),
     Hint(Ticket),
-    Analysis { ticket: Ticket, lines: u16 },
+    Analysis {
+        ticket: Ticket,
+        lines: u16,
+    },
 }
 
 impl Job {
@@ -559,7 +562,11 @@ impl Worker<'_> {
             ),
             JobKind::Move(None) | JobKind::Hint(_) => match nodes {
                 Some(nodes) => (None, Some(nodes), Some(Duration::ZERO)),
-                None => (Some(UciTimeControl::MoveTime(movetime)), None, Some(movetime)),
+                None => (
+                    Some(UciTimeControl::MoveTime(movetime)),
+                    None,
+                    Some(movetime),
+                ),
             },
         };
         let deadline = thinking.map(|thinking| thinking + margin);

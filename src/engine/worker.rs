@@ -551,7 +551,7 @@ impl Worker<'_> {
             movetime, margin, ..
         } = self.patience;
         let nodes = self.nodes.map(UciSearchControl::nodes);
-        // The engine may think until the deadline's wait less the margin.
+        // How long the engine may think; it must have said `bestmove` a margin later.
         let (time_control, search_control, thinking) = match kind {
             JobKind::Analysis { .. } => (Some(UciTimeControl::Infinite), None, None),
             // A node budget and a clock: the engine stops at whichever ends first.

@@ -13,10 +13,11 @@ use std::time::Duration;
 
 use std::time::Instant;
 
+use boardsight::clock::{Clock, GameClocks, TimeControl};
 use boardsight::connection::Snapshot;
 use boardsight::engine::{
-    Adviser, AnalysisLine, Engine, EngineFault, EnginePlay, Patience, Reply, Score, Strength,
-    TAKEBACK_WAIT_WORDS, Ticket, castling_mode,
+    Adviser, AnalysisLine, Engine, EngineClock, EngineFault, EnginePlay, Patience, Reply, Score,
+    Strength, TAKEBACK_WAIT_WORDS, Ticket, castling_mode,
 };
 use boardsight::reading::{Reading, TimedReading};
 use boardsight::recognizer::{BoardOrientation, Config, Recognizer};
@@ -636,21 +637,28 @@ fn stockfish_plays_chess960_and_castles_king_takes_rook() {
 
 // ----- the engine's side of a game, after takebacks on the board -----
 
-/// A board with a real recognizer reading it, move by move, as the connection would.
+/// A board with a real recognizer reading it, move by move, as the connection would, and
+/// the game's clocks following its events on its time.
 struct Table {
     board: PhysicalBoard,
     recognizer: Recognizer,
+    clocks: GameClocks,
     t: u64,
 }
 
 impl Table {
     fn new() -> Self {
+        Self::on_clock(None)
+    }
+
+    fn on_clock(control: Option<TimeControl>) -> Self {
         let mut table = Self {
             board: PhysicalBoard::empty(),
             recognizer: Recognizer::new(Config {
                 orientation: BoardOrientation::Normal,
                 ..Config::default()
             }),
+            clocks: GameClocks::new(control),
             t: 0,
         };
         table.act(Action::SetUp(Chess::default()));
@@ -661,7 +669,14 @@ impl Table {
         self.board.apply(&action);
         self.t += 300;
         let reading = Reading::Occupancy(self.board.occupancy());
-        self.recognizer.feed(TimedReading::new(self.t, reading));
+        for event in self.recognizer.feed(TimedReading::new(self.t, reading)) {
+            self.clocks.on_event(&event);
+        }
+    }
+
+    /// The clocks as the engine is told them now.
+    fn engine_clock(&self) -> Option<EngineClock> {
+        EngineClock::of(&self.clocks, self.t)
     }
 
     fn play(&mut self, uci: &str) {
@@ -794,4 +809,170 @@ fn a_new_game_is_no_takeback_and_the_engine_opens_at_once() {
     play.on_snapshot_at(&snapshot, now);
     assert!(!play.is_holding() && play.is_thinking());
     assert_eq!(engine_move(&mut play, &mut table, now), "e2e4");
+}
+
+// ----- the engine on a clock -----
+
+/// The `go` lines the fake engine was told, in order.
+fn told_go(dir: &Path) -> Vec<String> {
+    told(dir)
+        .into_iter()
+        .filter(|line| line.starts_with("go"))
+        .collect()
+}
+
+#[test]
+fn on_a_clock_the_engine_is_told_both_times_and_without_one_a_move_time() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = analysing_engine(
+        dir.path(),
+        GOOD_UCI,
+        "case \"$position\" in *e2e4) echo 'bestmove e7e5';; *g1f3) echo 'bestmove b8c6';; \
+         *) echo 'bestmove g8f6';; esac",
+        "",
+    );
+    let now = Instant::now();
+    let mut play = EnginePlay::start(&path, Color::Black, Strength::Level(3), Arc::new(|| {}));
+    let mut table = Table::on_clock(Some("1+2".parse().expect("a time control")));
+    // The owner's part: the clocks at the board's time, then the snapshot.
+    let show = |play: &mut EnginePlay, table: &Table| {
+        play.set_clock(table.engine_clock());
+        play.on_snapshot_at(&table.snapshot(), now);
+    };
+    show(&mut play, &table);
+    let mut asked = Vec::new();
+    for (mine, engines) in [("e2e4", "e7e5"), ("g1f3", "b8c6")] {
+        table.play(mine);
+        asked.push(table.engine_clock().expect("the clock runs"));
+        show(&mut play, &table);
+        assert_eq!(engine_move(&mut play, &mut table, now), engines);
+        table.play(engines);
+        show(&mut play, &table);
+    }
+    // The clock stops: the engine thinks its fixed time again.
+    table.clocks.set_control(None, table.t);
+    table.play("f1c4");
+    show(&mut play, &table);
+    assert_eq!(engine_move(&mut play, &mut table, now), "g8f6");
+
+    let go = told_go(dir.path());
+    assert_eq!(go.len(), 3, "{go:?}");
+    for (line, clock) in go.iter().zip(&asked) {
+        assert_eq!(
+            line,
+            &format!(
+                "go wtime {} btime {} winc 2000 binc 2000",
+                clock.white_ms, clock.black_ms
+            )
+        );
+    }
+    // White moved at once with 2 s back each move; Black had not moved at the first ask,
+    // and thought on the board's time for its first move.
+    assert!(asked.iter().all(|c| c.white_ms > 60_000), "{asked:?}");
+    assert_eq!(asked[0].black_ms, 60_000);
+    assert!(asked[1].black_ms < 62_000, "{asked:?}");
+    assert_eq!(go[2], "go movetime 1000");
+}
+
+#[test]
+fn on_a_clock_a_node_budget_is_sent_with_the_times() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = analysing_engine(dir.path(), GOOD_UCI, "echo 'bestmove e2e4'", "");
+    let engine = Engine::start(&path, Strength::Nodes(50), PATIENCE, Arc::new(|| {}));
+    assert!(matches!(next(&engine), Reply::Ready { .. }));
+    let clock = EngineClock::at("1+0".parse().expect("tc"), 4_000, 5_000);
+    engine.think_on_clock(&Chess::default(), &[], Some(clock));
+    assert!(matches!(next(&engine), Reply::BestMove { .. }));
+    engine.think(&Chess::default(), &[]);
+    assert!(matches!(next(&engine), Reply::BestMove { .. }));
+    assert_eq!(
+        told_go(dir.path()),
+        [
+            "go wtime 4000 btime 5000 winc 0 binc 0 nodes 50",
+            "go nodes 50"
+        ]
+    );
+}
+
+/// An engine that answers `e2e4` 1.5 s after `go`: past `PATIENCE`'s move time and margin.
+fn slow_engine(dir: &Path) -> Engine {
+    let engine = start(&fake_engine(
+        dir,
+        GOOD_UCI,
+        "sleep 1.5; echo 'bestmove e2e4'",
+    ));
+    assert!(matches!(next(&engine), Reply::Ready { .. }));
+    engine
+}
+
+#[test]
+fn on_a_clock_the_engine_may_take_its_time_left_but_no_more() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let control: TimeControl = "1+0".parse().expect("tc");
+    // White has 4 s: 1.5 s is well within it.
+    let engine = slow_engine(dir.path());
+    let plenty = EngineClock::at(control, 4_000, 100);
+    engine.think_on_clock(&Chess::default(), &[], Some(plenty));
+    assert_eq!(next(&engine), Reply::BestMove { ply: 0, mv: e4() });
+    // White has 0.5 s: waited for that and the margin, it is taken for hung.
+    let scarce = EngineClock::at(control, 500, 60_000);
+    engine.think_on_clock(&Chess::default(), &[], Some(scarce));
+    match next(&engine) {
+        Reply::Fault(fault @ EngineFault::Silent { .. }) => {
+            assert!(
+                fault
+                    .to_string()
+                    .contains("did not answer 'go' within 1.2 s"),
+                "{fault}"
+            );
+        }
+        other => panic!("expected silence, got {other:?}"),
+    }
+    // Without a clock the same engine is past its move time and margin.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let engine = slow_engine(dir.path());
+    engine.think(&Chess::default(), &[]);
+    match next(&engine) {
+        Reply::Fault(fault @ EngineFault::Silent { .. }) => {
+            assert!(fault.to_string().contains("within 0.8 s"), "{fault}");
+        }
+        other => panic!("expected silence, got {other:?}"),
+    }
+}
+
+#[test]
+fn stockfish_on_a_six_second_clock_answers_within_its_time() {
+    let Some(path) = common::stockfish_or_skip() else {
+        return;
+    };
+    let (engine, _) = stockfish(&path, Strength::Level(20));
+    let control: TimeControl = "0.1+0".parse().expect("tc");
+    // The clock runs on the test's time, from the first `go`.
+    let mut clock = Clock::new(control, Color::White);
+    let t0 = Instant::now();
+    let now = || t0.elapsed().as_millis() as u64;
+    clock.start(now());
+    let mut position = Chess::default();
+    let mut moves = Vec::new();
+    for ply in 1..=16 {
+        if position.is_game_over() {
+            break;
+        }
+        let times = EngineClock::at(
+            control,
+            clock.left(Color::White, now()),
+            clock.left(Color::Black, now()),
+        );
+        engine.think_on_clock(&Chess::default(), &moves, Some(times));
+        let Reply::BestMove { mv, .. } = next(&engine) else {
+            panic!("no move at ply {ply}");
+        };
+        clock.moved(ply, now());
+        let left = clock.after(ply).expect("the ply is on the clock");
+        assert!(left > 0, "the flag fell at ply {ply}");
+        assert!(position.is_legal(mv));
+        position.play_unchecked(mv);
+        moves.push(mv);
+    }
+    assert!(moves.len() >= 10, "{moves:?}");
 }

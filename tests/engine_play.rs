@@ -2,15 +2,18 @@
 //! Black at a fixed node count, printing its moves; the test's hands make them on the board
 //! (and once a wrong one, which is refused and set back), while a second Stockfish plays
 //! White. The PGN written on exit holds exactly the moves made, with the engine named.
+//! A scripted engine shows what listen tells it of the clock.
 #![cfg(unix)]
 
 mod common;
 
 use std::io::{BufRead, BufReader};
+use std::os::unix::fs::PermissionsExt;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use boardsight::engine::{Engine, Patience, Reply, Strength};
@@ -54,6 +57,17 @@ fn line_starting(lines: &Receiver<String>, prefix: &str, seen: &mut Vec<String>)
     }
 }
 
+/// A simulated LiBoard on a pty, set up for a game: its hands, its stop, its port, its thread.
+fn board_at_the_start() -> (Sender<Action>, Arc<AtomicBool>, String, JoinHandle<()>) {
+    let (actions, received) = mpsc::channel();
+    let stop = Arc::new(AtomicBool::new(false));
+    let (port, device) = serve_live(Protocol::Liboard, received, stop.clone()).expect("a pty");
+    actions
+        .send(Action::SetUp(Chess::default()))
+        .expect("set up");
+    (actions, stop, port, device)
+}
+
 #[test]
 fn stockfish_plays_black_through_the_board_and_a_wrong_move_is_refused() {
     let Some(stockfish) = common::stockfish_or_skip() else {
@@ -61,12 +75,7 @@ fn stockfish_plays_black_through_the_board_and_a_wrong_move_is_refused() {
     };
     let dir = tempfile::tempdir().expect("temp dir");
     let pgn = dir.path().join("game.pgn");
-    let (actions, received) = mpsc::channel();
-    let stop = Arc::new(AtomicBool::new(false));
-    let (port, device) = serve_live(Protocol::Liboard, received, stop.clone()).expect("a pty");
-    actions
-        .send(Action::SetUp(Chess::default()))
-        .expect("set up");
+    let (actions, stop, port, device) = board_at_the_start();
     let mut listen = Command::new(env!("CARGO_BIN_EXE_boardsight"))
         .args(["listen", "--protocol", "liboard", "--idle-exit", "3"])
         .args([
@@ -194,4 +203,93 @@ fn stockfish_plays_black_through_the_board_and_a_wrong_move_is_refused() {
             "ply {ply}: {clk}"
         );
     }
+}
+
+/// A `go` line's value of `key` (`wtime`, …).
+fn go_value(go: &str, key: &str) -> u64 {
+    let mut words = go.split_whitespace();
+    words
+        .find(|w| *w == key)
+        .and_then(|_| words.next())
+        .and_then(|value| value.parse().ok())
+        .unwrap_or_else(|| panic!("no {key} in '{go}'"))
+}
+
+#[test]
+fn listen_tells_the_engine_its_clock() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("told.log");
+    // A scripted engine for White that writes down what it is told.
+    let script = format!(
+        "#!/bin/sh\n\
+         while read -r line; do\n\
+           echo \"$line\" >> '{}'\n\
+           case \"$line\" in\n\
+             uci) echo 'id name Clocked'; echo 'id author The Tests'; echo uciok;;\n\
+             isready) echo readyok;;\n\
+             position*) position=\"$line\";;\n\
+             go*) case \"$position\" in *e7e5) echo 'bestmove g1f3';; *) echo 'bestmove e2e4';; esac;;\n\
+             quit) exit 0;;\n\
+           esac\n\
+         done\n",
+        log.display()
+    );
+    let engine = dir.path().join("engine.sh");
+    std::fs::write(&engine, script).expect("write the script");
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let (actions, stop, port, device) = board_at_the_start();
+    let mut listen = Command::new(env!("CARGO_BIN_EXE_boardsight"))
+        .args(["listen", "--protocol", "liboard", "--idle-exit", "2"])
+        .arg("--engine")
+        .arg(&engine)
+        .args(["--engine-plays", "white", "--clock", "1+2", "--port"])
+        .arg(&port)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("listen starts");
+    let lines = common::stdout_lines(&mut listen);
+    let mut seen = Vec::new();
+    line_starting(&lines, "new game", &mut seen);
+    let mut position = Chess::default();
+    for (uci, engines) in [("e2e4", true), ("e7e5", false)] {
+        if engines {
+            assert_eq!(line_starting(&lines, "engine e", &mut seen), "engine e2e4");
+        }
+        let mv = uci
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(&position).ok())
+            .expect("legal");
+        perform(&actions, hand(&position, mv));
+        position.play_unchecked(mv);
+    }
+    assert_eq!(line_starting(&lines, "engine g", &mut seen), "engine g1f3");
+    let status = listen.wait().expect("listen ends at --idle-exit");
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    drop(actions);
+    device.join().expect("the device thread");
+    assert!(status.success(), "listen said:\n{}", seen.join("\n"));
+    let told = std::fs::read_to_string(&log).expect("the engine's log");
+    // Each `go` with the position it searches (a move may be asked for more than once).
+    let told: Vec<&str> = told.lines().collect();
+    let asked: Vec<(&str, &str)> = told
+        .windows(2)
+        .filter(|pair| pair[1].starts_with("go"))
+        .map(|pair| (pair[0], pair[1]))
+        .collect();
+    assert!(asked.len() >= 2, "{told:?}");
+    for (position, go) in &asked {
+        assert!(go.starts_with("go wtime "), "{go}");
+        assert_eq!((go_value(go, "winc"), go_value(go, "binc")), (2000, 2000));
+        // White's clock runs from the start; Black's had not yet, and then did.
+        if *position == "position startpos" {
+            assert!(go_value(go, "wtime") <= 60_000, "{go}");
+            assert_eq!(go_value(go, "btime"), 60_000, "{go}");
+        } else {
+            assert_eq!(*position, "position startpos moves e2e4 e7e5");
+            assert!(go_value(go, "wtime") <= 62_000, "{go}");
+            assert!(go_value(go, "btime") < 62_000, "{go}");
+        }
+    }
+    assert!(asked.iter().any(|(p, _)| p.ends_with("e7e5")), "{told:?}");
 }

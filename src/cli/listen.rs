@@ -15,7 +15,7 @@ use super::usage_error;
 use crate::clock::{GameClocks, TimeControl, flag_words};
 use crate::connection::{ConnectionStatus, Snapshot, Update, connect};
 use crate::dgt_serve::VirtualDgtBoard;
-use crate::engine::{EnginePlay, Strength};
+use crate::engine::{EngineClock, EnginePlay, Strength};
 use crate::files::write_atomically;
 use crate::pgn::live::{LivePgn, session_pgn};
 use crate::protocol::Protocol;
@@ -104,13 +104,15 @@ pub fn run(options: Options<'_>) -> ExitCode {
         if idle_limit.is_some_and(|limit| last_change.elapsed() >= limit) {
             break;
         }
+        let board_now = || started.elapsed().as_millis() as u64;
         if let Some(snapshot) = &latest
-            && let Some((color, result)) =
-                clocks.check_flag(&snapshot.position, started.elapsed().as_millis() as u64)
+            && let Some((color, result)) = clocks.check_flag(&snapshot.position, board_now())
         {
             println!("flag: {}", flag_words(color, result));
         }
         if let (Some(engine), Some(snapshot)) = (&mut engine, &latest) {
+            // Hearing may ask the engine again (a takeback's pause over): with the times now.
+            engine.set_clock(EngineClock::of(&clocks, board_now()));
             for line in engine.on_replies(&connection, snapshot) {
                 println!("{line}");
             }
@@ -165,6 +167,8 @@ pub fn run(options: Options<'_>) -> ExitCode {
                 }
                 games = snapshot.games.clone();
                 if let Some(engine) = &mut engine {
+                    // The clocks have heard this snapshot's moves: the engine is told its time.
+                    engine.set_clock(EngineClock::of(&clocks, board_now()));
                     engine.on_snapshot(&snapshot);
                 }
                 latest = Some(snapshot);

@@ -7,12 +7,14 @@ mod analysis;
 mod play;
 mod process;
 mod strength;
+mod time;
 mod worker;
 
 pub use adviser::{Adviser, Analysis};
 pub use analysis::{AnalysisLine, Score};
 pub use play::{EnginePlay, TAKEBACK_PAUSE, TAKEBACK_WAIT_WORDS};
 pub use strength::Strength;
+pub use time::EngineClock;
 pub use worker::{
     Engine, EngineFault, MAX_LINES, Patience, Reply, Ticket, castling_mode, find_stockfish,
 };

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Bitboard, Color, Move, Position};
 
-use super::{Engine, Patience, Reply, Strength};
+use super::{Engine, EngineClock, Patience, Reply, Strength};
 use crate::connection::{Command, Connection, Snapshot};
 use crate::recognizer::event::uci;
 
@@ -49,6 +49,8 @@ pub struct EnginePlay {
     game: Option<(shakmaty::Chess, Vec<Move>)>,
     /// Wakes the owner when a hold may end, so it looks again.
     wake: Arc<dyn Fn() + Send + Sync>,
+    /// The game's clock as the owner last set it, told to the engine when it is asked.
+    clock: Option<EngineClock>,
 }
 
 impl EnginePlay {
@@ -70,7 +72,15 @@ impl EnginePlay {
             pause: TAKEBACK_PAUSE,
             game: None,
             wake,
+            clock: None,
         }
+    }
+
+    /// The game's clocks now (`EngineClock::of`), or `None` without a clock: the engine
+    /// then thinks by them instead of a fixed time. Set it before each `on_snapshot` and
+    /// `on_replies` (either may ask the engine), so that it is told the current times.
+    pub fn set_clock(&mut self, clock: Option<EngineClock>) {
+        self.clock = clock;
     }
 
     /// The same with another pause after takebacks (tests use a short one).
@@ -191,7 +201,7 @@ impl EnginePlay {
         }
         if let Some((start, moves)) = &self.game {
             self.asked = Some(ply);
-            self.engine.think(start, moves);
+            self.engine.think_on_clock(start, moves, self.clock);
         }
     }
 

@@ -19,6 +19,7 @@ use shakmaty_uci::{UciMessage, UciOptionConfig, UciSearchControl, UciTimeControl
 use super::analysis::AnalysisLine;
 use super::process::EngineProcess;
 use super::strength::Strength;
+use super::time::EngineClock;
 
 /// Analysis replies come at most this often; the latest lines are the ones sent.
 const ANALYSIS_INTERVAL: Duration = Duration::from_millis(100);
@@ -31,10 +32,10 @@ pub const MAX_LINES: u8 = 3;
 pub struct Patience {
     /// To start, and to answer `isready`.
     pub start: Duration,
-    /// Thinking time when no node limit is given.
+    /// Thinking time when no clock and no node limit is given.
     pub movetime: Duration,
-    /// Past its thinking time (or for a node-limited search, or after `stop`), to say
-    /// `bestmove`.
+    /// Past its thinking time (its time left on a clock; none for a node-limited search;
+    /// or after `stop`), to say `bestmove`.
     pub margin: Duration,
 }
 
@@ -121,9 +122,13 @@ pub(super) struct Job {
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum JobKind {
-    Move,
+    /// The engine's own move, on its clock if the game has one.
+    Move(Option<EngineClock>),
     Hint(Ticket),
-    Analysis { ticket: Ticket, lines: u16 },
+    Analysis {
+        ticket: Ticket,
+        lines: u16,
+    },
 }
 
 impl Job {
@@ -184,7 +189,13 @@ impl Engine {
     /// Asks for the engine's move after `moves` from `start`; the answer comes as
     /// `Reply::BestMove` with `ply` = `moves.len()`.
     pub fn think(&self, start: &Chess, moves: &[Move]) {
-        self.search(start, moves, JobKind::Move);
+        self.think_on_clock(start, moves, None);
+    }
+
+    /// `think`, with the game's clock: the engine then manages its own time from it (and
+    /// may take up to its time left, plus the margin, before it is taken for hung).
+    pub fn think_on_clock(&self, start: &Chess, moves: &[Move], clock: Option<EngineClock>) {
+        self.search(start, moves, JobKind::Move(clock));
     }
 
     /// Asks for the best move after `moves` from `start`, as a `Reply::Hint`.
@@ -517,7 +528,7 @@ impl Worker<'_> {
         }
         let wanted = match kind {
             JobKind::Analysis { lines, .. } => lines,
-            JobKind::Move | JobKind::Hint(_) => 1,
+            JobKind::Move(_) | JobKind::Hint(_) => 1,
         };
         if let Some((min, max)) = self.offers.multipv {
             let wanted = i64::from(wanted).clamp(min, max.max(min)) as u16;
@@ -539,15 +550,26 @@ impl Worker<'_> {
         let Patience {
             movetime, margin, ..
         } = self.patience;
-        let (time_control, search_control, deadline) = match (kind, self.nodes) {
-            (JobKind::Analysis { .. }, _) => (Some(UciTimeControl::Infinite), None, None),
-            (_, Some(nodes)) => (None, Some(UciSearchControl::nodes(nodes)), Some(margin)),
-            (_, None) => (
-                Some(UciTimeControl::MoveTime(movetime)),
-                None,
-                Some(movetime + margin),
+        let nodes = self.nodes.map(UciSearchControl::nodes);
+        // How long the engine may think; it must have said `bestmove` a margin later.
+        let (time_control, search_control, thinking) = match kind {
+            JobKind::Analysis { .. } => (Some(UciTimeControl::Infinite), None, None),
+            // A node budget and a clock: the engine stops at whichever ends first.
+            JobKind::Move(Some(clock)) => (
+                Some(clock.time_control()),
+                nodes,
+                Some(clock.left(position.turn())),
             ),
+            JobKind::Move(None) | JobKind::Hint(_) => match nodes {
+                Some(nodes) => (None, Some(nodes), Some(Duration::ZERO)),
+                None => (
+                    Some(UciTimeControl::MoveTime(movetime)),
+                    None,
+                    Some(movetime),
+                ),
+            },
         };
+        let deadline = thinking.map(|thinking| thinking + margin);
         self.process.say(&UciMessage::Go {
             time_control,
             search_control,
@@ -612,7 +634,7 @@ impl Worker<'_> {
         let ply = search.job.moves.len();
         let mv = match search.job.kind {
             JobKind::Analysis { .. } => return Ok(()),
-            JobKind::Move | JobKind::Hint(_) => best
+            JobKind::Move(_) | JobKind::Hint(_) => best
                 .and_then(|uci| uci.to_move(&search.position).ok())
                 .ok_or_else(|| EngineFault::IllegalMove {
                     uci: best.map_or_else(|| "(none)".into(), |uci| uci.to_string()),

@@ -270,14 +270,14 @@ fn listen_tells_the_engine_its_clock() {
     device.join().expect("the device thread");
     assert!(status.success(), "listen said:\n{}", seen.join("\n"));
     let told = std::fs::read_to_string(&log).expect("the engine's log");
-    // Each `go` with the position it searches (a move may be asked for more than once).
+    // Each `go` with the position it searches: once per turn of the engine.
     let told: Vec<&str> = told.lines().collect();
     let asked: Vec<(&str, &str)> = told
         .windows(2)
         .filter(|pair| pair[1].starts_with("go"))
         .map(|pair| (pair[0], pair[1]))
         .collect();
-    assert!(asked.len() >= 2, "{told:?}");
+    assert_eq!(asked.len(), 2, "{told:?}");
     for (position, go) in &asked {
         assert!(go.starts_with("go wtime "), "{go}");
         assert_eq!((go_value(go, "winc"), go_value(go, "binc")), (2000, 2000));

@@ -11,7 +11,8 @@ use crate::clock::{FlagResult, GameClocks, TimeControl, flag_words};
 use crate::connection::{Command, Snapshot, Update, connect};
 use crate::dgt_serve::VirtualDgtBoard;
 use crate::engine::{
-    Adviser, Analysis, EnginePlay, Patience, Strength, TAKEBACK_WAIT_WORDS, find_stockfish,
+    Adviser, Analysis, EngineClock, EnginePlay, Patience, Strength, TAKEBACK_WAIT_WORDS,
+    find_stockfish,
 };
 use crate::pgn::autosave::{Autosave, Unfinished};
 use crate::pgn::autosaver::Autosaver;
@@ -253,7 +254,7 @@ impl Session {
         if self.activity.is_fading() {
             next = Some(next.map_or(FADE_STEP, |n: Duration| n.min(FADE_STEP)));
         }
-        self.hear_engine();
+        self.hear_engine(now);
         self.hear_adviser();
         if let Some(tick) = self.run_clocks(now) {
             next = Some(next.map_or(tick, |n: Duration| n.min(tick)));
@@ -288,7 +289,9 @@ impl Session {
                 self.show(*snapshot);
                 self.write_live_pgn();
                 self.autosave_after_moves();
+                let clock = EngineClock::of(&self.clocks, self.board_now(now));
                 if let Some(engine) = &mut self.engine {
+                    engine.set_clock(clock);
                     engine.on_snapshot(&self.snapshot);
                 }
             }
@@ -339,6 +342,10 @@ impl Session {
             return;
         };
         let mut engine = EnginePlay::start(&path, side, strength, self.wake.clone());
+        engine.set_clock(EngineClock::of(
+            &self.clocks,
+            self.board_now(Instant::now()),
+        ));
         engine.on_snapshot(&self.snapshot);
         self.engine_note = "starting…".into();
         self.engine = Some(engine);
@@ -360,10 +367,13 @@ impl Session {
         &self.engine_note
     }
 
-    fn hear_engine(&mut self) {
+    fn hear_engine(&mut self, now: Instant) {
+        // The engine thinks by its clock, when the game has one.
+        let clock = EngineClock::of(&self.clocks, self.board_now(now));
         let (Some(engine), Some(live)) = (&mut self.engine, self.source.live()) else {
             return;
         };
+        engine.set_clock(clock);
         for line in engine.on_replies(&live.connection, &self.snapshot) {
             if line.starts_with("engine fault") {
                 self.notice = Some(format!("{line} (the game is kept; Play starts it again)"));

@@ -40,6 +40,9 @@ pub struct EnginePlay {
     asked: Option<usize>,
     /// The ply whose move the engine gave (and the board now awaits).
     given: Option<usize>,
+    /// Whether a snapshot has shown the board awaiting the move given: until then a
+    /// snapshot without it was taken before the board heard of it.
+    given_awaited: bool,
     /// The game of the last snapshot seen (games finished before it, and its ply), to tell
     /// a takeback from a new game.
     seen: Option<(usize, usize)>,
@@ -67,6 +70,7 @@ impl EnginePlay {
             name: None,
             asked: None,
             given: None,
+            given_awaited: false,
             seen: None,
             hold: None,
             pause: TAKEBACK_PAUSE,
@@ -150,7 +154,13 @@ impl EnginePlay {
         if self.asked.is_some_and(|asked| asked > ply) {
             self.asked = None;
         }
-        if self.given.is_some_and(|given| given >= ply) && snapshot.expected_move.is_none() {
+        if self.given.is_some() && snapshot.expected_move.is_some() {
+            self.given_awaited = true;
+        }
+        // The move given was made or taken back past, or the board no longer awaits it (a
+        // new game).
+        let dropped = snapshot.expected_move.is_none() && self.given_awaited;
+        if self.given.is_some_and(|given| given != ply || dropped) {
             self.given = None;
         }
         let engines_turn = snapshot.has_started
@@ -244,6 +254,7 @@ impl EnginePlay {
                         continue;
                     }
                     self.given = Some(ply);
+                    self.given_awaited = false;
                     lines.push(format!("engine {}", uci(mv)));
                     expect = Some(mv);
                 }

@@ -14,7 +14,7 @@ use shakmaty::Color;
 use super::usage_error;
 use crate::clock::{GameClocks, TimeControl, flag_words};
 use crate::connection::{ConnectionStatus, Snapshot, Update, connect};
-use crate::dgt_serve::VirtualDgtBoard;
+use crate::dgt_serve::{VirtualDgtBoard, dgt_clock};
 use crate::engine::{EnginePlay, Strength};
 use crate::files::write_atomically;
 use crate::pgn::live::{LivePgn, session_pgn};
@@ -101,15 +101,22 @@ pub fn run(options: Options<'_>) -> ExitCode {
     let mut last_change = Instant::now();
     let mut last_occupancy = None;
     let mut first_mover = Color::White;
+    let now = || started.elapsed().as_millis() as u64;
+    // The virtual board runs the clock on by itself; it hears of every change.
+    let show_clock = |clocks: &GameClocks| {
+        if let Some(board) = &virtual_board {
+            board.show_clock(dgt_clock(clocks, now()));
+        }
+    };
     while !stop.load(Ordering::Relaxed) {
         if idle_limit.is_some_and(|limit| last_change.elapsed() >= limit) {
             break;
         }
         if let Some(snapshot) = &latest
-            && let Some((color, result)) =
-                clocks.check_flag(&snapshot.position, started.elapsed().as_millis() as u64)
+            && let Some((color, result)) = clocks.check_flag(&snapshot.position, now())
         {
             println!("flag: {}", flag_words(color, result));
+            show_clock(&clocks);
         }
         if let (Some(engine), Some(snapshot)) = (&mut engine, &latest) {
             for line in engine.on_replies(&connection, snapshot) {
@@ -145,6 +152,7 @@ pub fn run(options: Options<'_>) -> ExitCode {
                         println!("{line}");
                     }
                 }
+                show_clock(&clocks);
             }
             Update::Snapshot(snapshot) => {
                 if let Some(board) = &virtual_board

@@ -198,7 +198,7 @@ fn hours_minutes_seconds(ms: u64) -> [u8; 3] {
 
 /// Two decimal digits in a byte: 59 is 0x59.
 fn bcd(value: u8) -> u8 {
-    (value / 10) << 4 | value % 10
+    ((value / 10) << 4) | (value % 10)
 }
 
 pub struct Host {

@@ -102,12 +102,14 @@ pub fn run(options: Options<'_>) -> ExitCode {
     let mut last_occupancy = None;
     let mut first_mover = Color::White;
     let now = || started.elapsed().as_millis() as u64;
-    // The virtual board runs the clock on by itself; it hears of every change.
-    let show_clock = |clocks: &GameClocks| {
+    // The virtual board runs the clock on by itself; it hears of every change: the
+    // events of a snapshot (told with it, once the game's end can be seen) and a flag.
+    let show_clock = |clocks: &GameClocks, position: &shakmaty::Chess| {
         if let Some(board) = &virtual_board {
-            board.show_clock(dgt_clock(clocks, now()));
+            board.show_clock(dgt_clock(clocks, position, now()));
         }
     };
+    let mut clock_news = false;
     while !stop.load(Ordering::Relaxed) {
         if idle_limit.is_some_and(|limit| last_change.elapsed() >= limit) {
             break;
@@ -116,7 +118,7 @@ pub fn run(options: Options<'_>) -> ExitCode {
             && let Some((color, result)) = clocks.check_flag(&snapshot.position, now())
         {
             println!("flag: {}", flag_words(color, result));
-            show_clock(&clocks);
+            show_clock(&clocks, &snapshot.position);
         }
         if let (Some(engine), Some(snapshot)) = (&mut engine, &latest) {
             for line in engine.on_replies(&connection, snapshot) {
@@ -152,7 +154,7 @@ pub fn run(options: Options<'_>) -> ExitCode {
                         println!("{line}");
                     }
                 }
-                show_clock(&clocks);
+                clock_news = true;
             }
             Update::Snapshot(snapshot) => {
                 if let Some(board) = &virtual_board
@@ -160,6 +162,9 @@ pub fn run(options: Options<'_>) -> ExitCode {
                 {
                     board.show(&snapshot.position);
                     shown = Some(snapshot.position.clone());
+                }
+                if std::mem::take(&mut clock_news) {
+                    show_clock(&clocks, &snapshot.position);
                 }
                 if let Some(live) = &live
                     && snapshot.games != games

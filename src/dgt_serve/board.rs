@@ -1,7 +1,7 @@
 //! The virtual board's logic, without I/O: it answers the host with the position and the
 //! clock it shows, and turns a new position into the field updates a real board would send.
 
-use shakmaty::{Color, Piece, Square};
+use shakmaty::{Color, Piece, Position, Square};
 
 use crate::clock::GameClocks;
 use crate::protocol::Micros;
@@ -37,13 +37,15 @@ pub fn field_changes(before: &Pieces, after: &Pieces) -> Vec<(Square, Option<Pie
 }
 
 /// The current game's clock at `now` as a DGT clock shows it; `None` when no clock runs.
-pub fn dgt_clock(clocks: &GameClocks, now: Millis) -> Option<DgtClock> {
+/// It stands still once a flag fell or `position` ends the game.
+pub fn dgt_clock(clocks: &GameClocks, position: &shakmaty::Chess, now: Millis) -> Option<DgtClock> {
     let game = clocks.running()?;
     let flag = game.flag().map(|(color, _)| color);
+    let ended = flag.is_some() || position.is_game_over();
     Some(DgtClock {
         white_ms: clocks.left(Color::White, now)?,
         black_ms: clocks.left(Color::Black, now)?,
-        running: flag.is_none().then(|| game.clock().turn()),
+        running: (!ended).then(|| game.clock().turn()),
         flag,
     })
 }
@@ -342,7 +344,7 @@ mod tests {
     fn the_session_clock_reads_as_a_dgt_clock() {
         use crate::recognizer::event::{Event, EventKind};
         let mut clocks = GameClocks::new(Some("1+2".parse().expect("a time control")));
-        assert_eq!(dgt_clock(&clocks, 0), None);
+        assert_eq!(dgt_clock(&clocks, &Chess::default(), 0), None);
         let start = Chess::default();
         clocks.on_event(&Event {
             t: 0,
@@ -351,7 +353,7 @@ mod tests {
             },
         });
         assert_eq!(
-            dgt_clock(&clocks, 10_000),
+            dgt_clock(&clocks, &start, 10_000),
             Some(DgtClock {
                 white_ms: 50_000,
                 black_ms: 60_000,
@@ -370,12 +372,18 @@ mod tests {
             },
         });
         assert_eq!(
-            dgt_clock(&clocks, 15_000).map(|c| (c.white_ms, c.black_ms, c.running)),
+            dgt_clock(&clocks, &e4, 15_000).map(|c| (c.white_ms, c.black_ms, c.running)),
             Some((52_000, 55_000, Some(Color::Black)))
+        );
+        // Mate stops it (a made-up mate: the clock does not check the moves).
+        let mated = position("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+        assert_eq!(
+            dgt_clock(&clocks, &mated, 15_000).map(|c| c.running),
+            Some(None)
         );
         assert!(clocks.check_flag(&e4, 70_000).is_some());
         assert_eq!(
-            dgt_clock(&clocks, 80_000),
+            dgt_clock(&clocks, &e4, 80_000),
             Some(DgtClock {
                 white_ms: 52_000,
                 black_ms: 0,

@@ -516,9 +516,12 @@ impl Host {
         wanted: impl Fn(&ClockReading) -> bool,
     ) -> ClockReading {
         let deadline = Instant::now() + PATIENCE;
+        let mut last: Option<ClockReading> = None;
         loop {
             self.others.retain(|(id, _)| *id != 0x8d);
-            self.send(&[0x41]);
+            if let Err(e) = self.port.write_all(&[0x41]) {
+                panic!("{what}: the clock read {last:?}, then the board went away ({e})");
+            }
             let reading = ClockReading::of(&self.wait_for_message(0x8d));
             if wanted(&reading) {
                 return reading;
@@ -527,6 +530,7 @@ impl Host {
                 Instant::now() < deadline,
                 "{what}: the clock read {reading:?}"
             );
+            last = Some(reading);
             std::thread::sleep(Duration::from_millis(100));
         }
     }

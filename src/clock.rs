@@ -121,6 +121,11 @@ impl Clock {
         self.since
     }
 
+    /// The side whose time runs (once the game has started).
+    pub fn turn(&self) -> Color {
+        self.mover(self.plies())
+    }
+
     /// Plies played on the clock.
     pub fn plies(&self) -> usize {
         self.before.len() - 1

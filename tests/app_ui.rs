@@ -662,6 +662,27 @@ fn the_board_is_shared_as_a_dgt_board_and_its_games_as_a_live_pgn() {
     let index = |file: usize, rank: usize| (8 - rank) * 8 + file;
     assert_eq!(after[index(4, 2)], 0, "e2 is empty");
     assert_eq!(after[index(4, 4)], 1, "a white pawn on e4");
+    // The clock, as a DGT clock tells it: 0x41 asks; 0x8D, len 10, the right player's
+    // h m s (BCD), the left's, and a status byte (0x20: no clock, 0x01: running).
+    let mut clock = |harness: &mut egui_kittest::Harness<'_, boardsight::app::BoardsightApp>| {
+        harness.step();
+        port.write_all(&[0x41]).expect("asks the clock");
+        let mut reply = [0u8; 10];
+        port.read_exact(&mut reply).expect("a clock message");
+        assert_eq!(reply[..3], [0x8D, 0, 10]);
+        reply
+    };
+    assert_eq!(clock(&mut harness)[9] & 0x20, 0x20, "no clock yet");
+    let control = "5+3".parse().expect("a time control");
+    harness
+        .state_mut()
+        .push_command(AppCommand::SetClock(Some(control)));
+    harness.run_steps(2);
+    let reply = clock(&mut harness);
+    assert_eq!(reply[9] & 0x21, 0x01, "a clock, running: {reply:x?}");
+    // Black thinks; White's 5:00 stands (White sits on the DGT clock's left).
+    assert_eq!(reply[6..9], [0x00, 0x05, 0x00], "{reply:x?}");
+    assert!(reply[4] == 0x05 || reply[4] == 0x04, "{reply:x?}");
     // The live file holds the game so far.
     step_until(&mut harness, "the live PGN with 1. e4", |_| {
         std::fs::read_to_string(&live).is_ok_and(|text| text.contains("1. e4 *"))

@@ -176,15 +176,24 @@ struct Listen {
 
 impl Listen {
     fn start(port: &str, dgt: &Path, live: &Path, pgn: &Path) -> Self {
+        let args = [
+            "--idle-exit".as_ref(),
+            "4".as_ref(),
+            "--live-pgn".as_ref(),
+            live.as_os_str(),
+        ];
+        Self::start_with(port, dgt, pgn, &args)
+    }
+
+    fn start_with(port: &str, dgt: &Path, pgn: &Path, more: &[&std::ffi::OsStr]) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_boardsight"))
-            .args(["listen", "--protocol", "liboard", "--idle-exit", "4"])
+            .args(["listen", "--protocol", "liboard"])
             .args(["--port", port])
             .arg("--serve-dgt")
             .arg(dgt)
-            .arg("--live-pgn")
-            .arg(live)
             .arg("--pgn")
             .arg(pgn)
+            .args(more)
             .stdout(Stdio::piped())
             .spawn()
             .expect("listen starts");
@@ -443,4 +452,226 @@ fn a_dgt_host_follows_every_recognised_position_and_the_live_file_every_move() {
 fn play_unwatched(game: &mut Game, listen: &mut Listen, san: &str) {
     let line = game.play(san);
     listen.expect(&line);
+}
+
+/// A DGT clock reading as dgtbrd.h lays out `DGT_MSG_BWTIME`'s 7 data bytes: the right
+/// player's hours (low nibble; 0x10 and 0x40 are flag bits), minutes and seconds in BCD,
+/// the same for the left player, then the status byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ClockReading {
+    left_seconds: u64,
+    right_seconds: u64,
+    /// Status D0.
+    running: bool,
+    /// Status D1: the tumbler is up on the right.
+    tumbler_right: bool,
+    /// Status D3, D4.
+    right_to_move: bool,
+    left_to_move: bool,
+    /// Status D5 clear.
+    connected: bool,
+}
+
+impl ClockReading {
+    fn of(data: &[u8]) -> Self {
+        assert_eq!(data.len(), 7, "a clock message has 7 data bytes: {data:x?}");
+        let bcd = |b: u8| u64::from(b >> 4) * 10 + u64::from(b & 0x0f);
+        let seconds = |t: &[u8]| u64::from(t[0] & 0x0f) * 3600 + bcd(t[1]) * 60 + bcd(t[2]);
+        let status = data[6];
+        Self {
+            right_seconds: seconds(&data[0..3]),
+            left_seconds: seconds(&data[3..6]),
+            running: status & 0x01 != 0,
+            tumbler_right: status & 0x02 != 0,
+            right_to_move: status & 0x08 != 0,
+            left_to_move: status & 0x10 != 0,
+            connected: status & 0x20 == 0,
+        }
+    }
+
+    /// boardsight puts White on the clock's left.
+    fn white(&self) -> u64 {
+        self.left_seconds
+    }
+
+    fn black(&self) -> u64 {
+        self.right_seconds
+    }
+
+    fn running_for(&self, color: Color) -> bool {
+        let right = color == Color::Black;
+        self.connected
+            && self.running
+            && self.tumbler_right == right
+            && self.right_to_move == right
+            && self.left_to_move != right
+    }
+}
+
+impl Host {
+    /// Asks for the clock (`0x41`) until a reading satisfies `wanted`; returns it.
+    fn ask_clock_until(
+        &mut self,
+        what: &str,
+        wanted: impl Fn(&ClockReading) -> bool,
+    ) -> ClockReading {
+        let deadline = Instant::now() + PATIENCE;
+        let mut last: Option<ClockReading> = None;
+        loop {
+            self.others.retain(|(id, _)| *id != 0x8d);
+            if let Err(e) = self.port.write_all(&[0x41]) {
+                panic!("{what}: the clock read {last:?}, then the board went away ({e})");
+            }
+            let reading = ClockReading::of(&self.wait_for_message(0x8d));
+            if wanted(&reading) {
+                return reading;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{what}: the clock read {reading:?}"
+            );
+            last = Some(reading);
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Waits for clock messages the host did not ask for until one satisfies `wanted`.
+    fn clock_messages_until(
+        &mut self,
+        what: &str,
+        wanted: impl Fn(&ClockReading) -> bool,
+    ) -> Vec<ClockReading> {
+        let deadline = Instant::now() + PATIENCE;
+        let mut readings = Vec::new();
+        loop {
+            while let Some(index) = self.others.iter().position(|(id, _)| *id == 0x8d) {
+                let reading = ClockReading::of(&self.others.remove(index).1);
+                readings.push(reading);
+                if wanted(&reading) {
+                    return readings;
+                }
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{what}: the clock messages were {readings:?}"
+            );
+            self.pump();
+        }
+    }
+}
+
+/// `[%clk h:mm:ss]` as seconds.
+fn clk_seconds(comment: &str) -> u64 {
+    let clk = comment
+        .trim()
+        .strip_prefix("[%clk ")
+        .and_then(|c| c.strip_suffix(']'))
+        .unwrap_or_else(|| panic!("not a clock comment: '{comment}'"));
+    clk.split(':')
+        .map(|p| p.parse::<u64>().expect("a number"))
+        .fold(0, |total, part| total * 60 + part)
+}
+
+/// A game on a 5+3 clock: the host asks for the clock and sees the side to move's time
+/// fall, the tumbler turn with each move, and the times the PGN records; in update mode
+/// `0x43` the clock comes by itself.
+#[test]
+fn a_dgt_host_reads_the_chess_clock_as_from_a_dgt_clock() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dgt = dir.path().join("dgt");
+    let pgn = dir.path().join("game.pgn");
+    let (actions, received) = mpsc::channel();
+    let stop_device = Arc::new(AtomicBool::new(false));
+    let (port, simulator) =
+        serve_live(Protocol::Liboard, received, stop_device.clone()).expect("a pty");
+    actions
+        .send(Action::SetUp(Chess::default()))
+        .expect("set up");
+    let args = [
+        "--clock".as_ref(),
+        "5+3".as_ref(),
+        "--idle-exit".as_ref(),
+        "6".as_ref(),
+    ];
+    let mut listen = Listen::start_with(&port, &dgt, &pgn, &args);
+    listen.expect_line("new game", |line| line.starts_with("new game: "));
+    common::wait_for_path(&dgt);
+    let mut game = Game {
+        position: Chess::default(),
+        played: Vec::new(),
+        actions,
+    };
+    let mut host = Host::open(&dgt);
+    host.start();
+    host.wait_for_dump();
+
+    // White's time runs from the new game; Black's stands at five minutes.
+    let first = host.ask_clock_until("White thinks", |c| c.running_for(Color::White));
+    assert!(first.white() <= 300, "{first:?}");
+    assert_eq!(first.black(), 300, "{first:?}");
+    let later = host.ask_clock_until("White's time falls", |c| c.white() < first.white());
+    assert!(
+        later.running_for(Color::White) && later.black() == 300,
+        "{later:?}"
+    );
+
+    let line = game.play("e4");
+    listen.expect(&line);
+    host.wait_for(&game.position, &line);
+    let after_e4 =
+        host.ask_clock_until("Black thinks after 1. e4", |c| c.running_for(Color::Black));
+    assert!(
+        after_e4.white() <= 303,
+        "at most the increment more: {after_e4:?}"
+    );
+    let black_thinks = host.ask_clock_until("Black's time falls", |c| c.black() < after_e4.black());
+    assert_eq!(
+        black_thinks.white(),
+        after_e4.white(),
+        "White's clock stands"
+    );
+
+    // Update mode with clock times: the clock comes every second by itself.
+    host.others.clear();
+    host.send(&[0x43]);
+    let told = host.clock_messages_until("the clock on entering 0x43", |_| true);
+    let told = [
+        told,
+        host.clock_messages_until("Black's time falling", |c| c.black() < black_thinks.black()),
+    ]
+    .concat();
+    assert!(told.iter().all(|c| c.running_for(Color::Black)), "{told:?}");
+    assert!(
+        told.windows(2).all(|w| w[1].black() <= w[0].black()),
+        "{told:?}"
+    );
+
+    let line = game.play("e5");
+    listen.expect(&line);
+    host.wait_for(&game.position, &line);
+    let after_e5 = host.clock_messages_until("White thinks after 1... e5", |c| {
+        c.running_for(Color::White)
+    });
+    let after_e5 = after_e5.last().copied().expect("a reading");
+    assert!(after_e5.black() <= 303, "{after_e5:?}");
+    drop(host);
+
+    let status = listen.child.wait().expect("listen ends at --idle-exit");
+    assert!(status.success(), "listen said:\n{}", listen.seen.join("\n"));
+    stop_device.store(true, Ordering::Relaxed);
+    drop(game);
+    simulator.join().expect("the simulator thread");
+    // The host saw each mover's time after the move as the PGN records it.
+    let text = std::fs::read(&pgn).expect("the PGN");
+    let games = read_games(&text);
+    let recorded = &games[0].as_ref().expect("a game").comments;
+    let clk = |ply: usize| {
+        recorded
+            .iter()
+            .find(|(p, _)| *p == ply)
+            .map(|(_, c)| clk_seconds(c))
+            .unwrap_or_else(|| panic!("no clock after ply {ply}: {recorded:?}"))
+    };
+    assert_eq!(after_e4.white(), clk(1));
+    assert_eq!(after_e5.black(), clk(2));
 }

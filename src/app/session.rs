@@ -9,7 +9,7 @@ use shakmaty::Position;
 
 use crate::clock::{FlagResult, GameClocks, TimeControl, flag_words};
 use crate::connection::{Command, Snapshot, Update, connect};
-use crate::dgt_serve::VirtualDgtBoard;
+use crate::dgt_serve::{VirtualDgtBoard, dgt_clock};
 use crate::engine::{
     Adviser, Analysis, EngineClock, EnginePlay, Patience, Strength, TAKEBACK_WAIT_WORDS,
     find_stockfish,
@@ -287,6 +287,8 @@ impl Session {
             }
             Update::Snapshot(snapshot) => {
                 self.show(*snapshot);
+                // The clocks heard this snapshot's events just before it.
+                self.tell_dgt_clock(now);
                 self.write_live_pgn();
                 self.autosave_after_moves();
                 let clock = EngineClock::of(&self.clocks, self.board_now(now));
@@ -525,6 +527,7 @@ impl Session {
             Ok(board) => {
                 board.show(&self.snapshot.position);
                 self.dgt_share = Some(board);
+                self.tell_dgt_clock(Instant::now());
             }
             Err(e) => self.notice = Some(format!("The board could not be shared: {e}")),
         }
@@ -589,6 +592,16 @@ impl Session {
     pub fn set_clock(&mut self, control: Option<TimeControl>, now: Instant) {
         let board_now = self.board_now(now);
         self.clocks.set_control(control, board_now);
+        self.tell_dgt_clock(now);
+    }
+
+    /// The shared DGT board's clock, as it stands at `now`: it runs on by itself between
+    /// changes.
+    fn tell_dgt_clock(&self, now: Instant) {
+        if let Some(board) = &self.dgt_share {
+            let position = &self.snapshot.position;
+            board.show_clock(dgt_clock(&self.clocks, position, self.board_now(now)));
+        }
     }
 
     pub fn clocks(&self) -> &GameClocks {
@@ -629,6 +642,7 @@ impl Session {
         let board_now = self.board_now(now);
         if let Some((color, result)) = self.clocks.check_flag(&self.snapshot.position, board_now) {
             self.last_event = flag_words(color, result);
+            self.tell_dgt_clock(now);
         }
         let face = self.clock_face(now)?;
         let running = face.running?;

@@ -14,7 +14,7 @@ use shakmaty::Color;
 use super::usage_error;
 use crate::clock::{GameClocks, TimeControl, flag_words};
 use crate::connection::{ConnectionStatus, Snapshot, Update, connect};
-use crate::dgt_serve::VirtualDgtBoard;
+use crate::dgt_serve::{VirtualDgtBoard, dgt_clock};
 use crate::engine::{EngineClock, EnginePlay, Strength};
 use crate::files::write_atomically;
 use crate::pgn::live::{LivePgn, session_pgn};
@@ -100,19 +100,28 @@ pub fn run(options: Options<'_>) -> ExitCode {
     let mut last_change = Instant::now();
     let mut last_occupancy = None;
     let mut first_mover = Color::White;
+    let now = || started.elapsed().as_millis() as u64;
+    // The virtual board runs the clock on by itself; it hears of every change: the
+    // events of a snapshot (told with it, once the game's end can be seen) and a flag.
+    let show_clock = |clocks: &GameClocks, position: &shakmaty::Chess| {
+        if let Some(board) = &virtual_board {
+            board.show_clock(dgt_clock(clocks, position, now()));
+        }
+    };
+    let mut clock_news = false;
     while !stop.load(Ordering::Relaxed) {
         if idle_limit.is_some_and(|limit| last_change.elapsed() >= limit) {
             break;
         }
-        let board_now = || started.elapsed().as_millis() as u64;
         if let Some(snapshot) = &latest
-            && let Some((color, result)) = clocks.check_flag(&snapshot.position, board_now())
+            && let Some((color, result)) = clocks.check_flag(&snapshot.position, now())
         {
             println!("flag: {}", flag_words(color, result));
+            show_clock(&clocks, &snapshot.position);
         }
         if let (Some(engine), Some(snapshot)) = (&mut engine, &latest) {
             // Hearing may ask the engine again (a takeback's pause over): with the times now.
-            engine.set_clock(EngineClock::of(&clocks, board_now()));
+            engine.set_clock(EngineClock::of(&clocks, now()));
             for line in engine.on_replies(&connection, snapshot) {
                 println!("{line}");
             }
@@ -146,6 +155,7 @@ pub fn run(options: Options<'_>) -> ExitCode {
                         println!("{line}");
                     }
                 }
+                clock_news = true;
             }
             Update::Snapshot(snapshot) => {
                 if let Some(board) = &virtual_board
@@ -153,6 +163,9 @@ pub fn run(options: Options<'_>) -> ExitCode {
                 {
                     board.show(&snapshot.position);
                     shown = Some(snapshot.position.clone());
+                }
+                if std::mem::take(&mut clock_news) {
+                    show_clock(&clocks, &snapshot.position);
                 }
                 if let Some(live) = &live
                     && snapshot.games != games
@@ -168,7 +181,7 @@ pub fn run(options: Options<'_>) -> ExitCode {
                 games = snapshot.games.clone();
                 if let Some(engine) = &mut engine {
                     // The clocks have heard this snapshot's moves: the engine is told its time.
-                    engine.set_clock(EngineClock::of(&clocks, board_now()));
+                    engine.set_clock(EngineClock::of(&clocks, now()));
                     engine.on_snapshot(&snapshot);
                 }
                 latest = Some(snapshot);

@@ -1,9 +1,12 @@
-//! The virtual board's logic, without I/O: it answers the host with the position it shows,
-//! and turns a new position into the field updates a real board would send.
+//! The virtual board's logic, without I/O: it answers the host with the position and the
+//! clock it shows, and turns a new position into the field updates a real board would send.
 
-use shakmaty::{Piece, Square};
+use shakmaty::{Color, Piece, Position, Square};
 
-use crate::protocol::dgt;
+use crate::clock::GameClocks;
+use crate::protocol::Micros;
+use crate::protocol::dgt::{self, DgtClock};
+use crate::reading::Millis;
 
 /// Pieces by square (a1 = 0), as the DGT codec takes them.
 pub type Pieces = [Option<Piece>; 64];
@@ -33,10 +36,26 @@ pub fn field_changes(before: &Pieces, after: &Pieces) -> Vec<(Square, Option<Pie
     lifts.chain(places).collect()
 }
 
-/// The board side of one DGT link, showing one position at a time.
+/// The current game's clock at `now` as a DGT clock shows it; `None` when no clock runs.
+/// It stands still once a flag fell or `position` ends the game.
+pub fn dgt_clock(clocks: &GameClocks, position: &shakmaty::Chess, now: Millis) -> Option<DgtClock> {
+    let game = clocks.running()?;
+    let flag = game.flag().map(|(color, _)| color);
+    let ended = flag.is_some() || position.is_game_over();
+    Some(DgtClock {
+        white_ms: clocks.left(Color::White, now)?,
+        black_ms: clocks.left(Color::Black, now)?,
+        running: (!ended).then(|| game.clock().turn()),
+        flag,
+    })
+}
+
+/// The board side of one DGT link, showing one position and one clock at a time.
 pub struct VirtualBoard {
     protocol: dgt::Board,
     shown: Pieces,
+    /// The clock as last told, and when (on the caller's `Micros`): it runs on from there.
+    clock: Option<(DgtClock, Micros)>,
 }
 
 impl VirtualBoard {
@@ -44,12 +63,33 @@ impl VirtualBoard {
         Self {
             protocol: dgt::Board::default(),
             shown: pieces_of(board),
+            clock: None,
         }
     }
 
-    /// Bytes from the host; returns the replies (a dump shows the current position).
-    pub fn receive(&mut self, bytes: &[u8]) -> Vec<u8> {
-        self.protocol.receive(bytes, &self.shown)
+    /// Bytes from the host at `now`; returns the replies (a dump shows the current
+    /// position, a clock request the clock as it reads now).
+    pub fn receive(&mut self, bytes: &[u8], now: Micros) -> Vec<u8> {
+        let clock = self.clock_at(now);
+        self.protocol.receive(bytes, &self.shown, clock.as_ref())
+    }
+
+    /// Shows the clock as it read at `at` (`None`: no clock); returns what to send now.
+    pub fn show_clock(&mut self, clock: Option<DgtClock>, at: Micros) -> Vec<u8> {
+        self.clock = clock.map(|clock| (clock, at));
+        self.tick(at)
+    }
+
+    /// Lets time pass to `now`; returns the clock message to send, if the host's mode
+    /// asks for one and what the clock shows changed.
+    pub fn tick(&mut self, now: Micros) -> Vec<u8> {
+        let clock = self.clock_at(now);
+        self.protocol.clock_shown(clock.as_ref(), now)
+    }
+
+    fn clock_at(&self, now: Micros) -> Option<DgtClock> {
+        self.clock
+            .map(|(clock, at)| clock.after(now.saturating_sub(at) / 1000))
     }
 
     /// Whether the host reset the board since the last call: it starts afresh, and
@@ -78,7 +118,10 @@ impl VirtualBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::dgt::{BOARD_DUMP_REQUEST, RESET, UPDATE_MODE, encode_dump};
+    use crate::protocol::dgt::{
+        BOARD_DUMP_REQUEST, CLOCK_REQUEST, RESET, UPDATE_MODE, UPDATE_NICE, encode_clock,
+        encode_dump,
+    };
     use shakmaty::fen::Fen;
     use shakmaty::uci::UciMove;
     use shakmaty::{CastlingMode, Chess, Color, Position, Role};
@@ -245,10 +288,10 @@ mod tests {
         let mut board = VirtualBoard::new(start.board());
         assert!(board.show(e4.board()).is_empty(), "idle: no updates");
         assert_eq!(
-            board.receive(&[BOARD_DUMP_REQUEST]),
+            board.receive(&[BOARD_DUMP_REQUEST], 0),
             encode_dump(&pieces_of(e4.board()))
         );
-        assert!(board.receive(&[UPDATE_MODE]).is_empty());
+        assert!(board.receive(&[UPDATE_MODE], 0).is_empty());
         let e5 = after(&e4, "e7e5");
         let updates = board.show(e5.board());
         assert_eq!(updates.len(), 2 * 5);
@@ -258,9 +301,103 @@ mod tests {
             &[0x8E, 0x00, 0x05, 28, 7],
             "black pawn on e5"
         );
-        board.receive(&[RESET]);
+        board.receive(&[RESET], 0);
         assert!(board.take_reset());
         assert!(board.show(start.board()).is_empty());
         assert_eq!(board.shown(), &pieces_of(start.board()));
+    }
+
+    #[test]
+    fn the_clock_runs_on_between_what_the_owner_tells() {
+        let mut board = VirtualBoard::new(Chess::default().board());
+        let no_clock = board.receive(&[CLOCK_REQUEST], 0);
+        assert_eq!(no_clock, encode_clock(None));
+        assert!(board.receive(&[UPDATE_NICE], 0).is_empty());
+        let white_thinks = DgtClock {
+            white_ms: 300_900,
+            black_ms: 300_000,
+            running: Some(Color::White),
+            flag: None,
+        };
+        assert_eq!(
+            board.show_clock(Some(white_thinks), 1_000_000),
+            encode_clock(Some(&white_thinks))
+        );
+        assert!(
+            board.tick(1_500_000).is_empty(),
+            "still 5:00 on the display"
+        );
+        let later = DgtClock {
+            white_ms: 298_900,
+            ..white_thinks
+        };
+        assert_eq!(board.tick(3_000_000), encode_clock(Some(&later)));
+        assert_eq!(
+            board.receive(&[CLOCK_REQUEST], 3_000_000),
+            encode_clock(Some(&later))
+        );
+        assert_eq!(board.show_clock(None, 4_000_000), encode_clock(None));
+        assert_eq!(board.receive(&[CLOCK_REQUEST], 9_000_000), no_clock);
+    }
+
+    #[test]
+    fn the_session_clock_reads_as_a_dgt_clock() {
+        use crate::recognizer::event::{Event, EventKind};
+        let mut clocks = GameClocks::new(Some("1+2".parse().expect("a time control")));
+        assert_eq!(dgt_clock(&clocks, &Chess::default(), 0), None);
+        let start = Chess::default();
+        clocks.on_event(&Event {
+            t: 0,
+            kind: EventKind::NewGame {
+                fen: crate::pgn::position_code::fen(&start),
+            },
+        });
+        assert_eq!(
+            dgt_clock(&clocks, &start, 10_000),
+            Some(DgtClock {
+                white_ms: 50_000,
+                black_ms: 60_000,
+                running: Some(Color::White),
+                flag: None,
+            })
+        );
+        let e4 = after(&start, "e2e4");
+        let mv = e4_move(&start);
+        clocks.on_event(&Event {
+            t: 10_000,
+            kind: EventKind::Move {
+                ply: 1,
+                mv,
+                san: shakmaty::san::SanPlus::from_move(start.clone(), mv),
+            },
+        });
+        assert_eq!(
+            dgt_clock(&clocks, &e4, 15_000).map(|c| (c.white_ms, c.black_ms, c.running)),
+            Some((52_000, 55_000, Some(Color::Black)))
+        );
+        // Mate stops it (a made-up mate: the clock does not check the moves).
+        let mated = position("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+        assert_eq!(
+            dgt_clock(&clocks, &mated, 15_000).map(|c| c.running),
+            Some(None)
+        );
+        assert!(clocks.check_flag(&e4, 70_000).is_some());
+        assert_eq!(
+            dgt_clock(&clocks, &e4, 80_000),
+            Some(DgtClock {
+                white_ms: 52_000,
+                black_ms: 0,
+                running: None,
+                flag: Some(Color::Black),
+            })
+        );
+    }
+
+    fn e4_move(position: &Chess) -> shakmaty::Move {
+        "e2e4"
+            .parse::<UciMove>()
+            .expect("uci")
+            .to_move(position)
+            .expect("legal")
     }
 }

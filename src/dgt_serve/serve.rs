@@ -1,28 +1,39 @@
 //! The virtual board on a pseudo-terminal, served by a thread of its own: the caller hands
-//! it settled positions over a channel and never waits for the other program.
+//! it settled positions and the clock over a channel and never waits for the other program.
+//! The thread runs the clock on between what it is told, so the host sees it count down.
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serialport::SerialPort;
 use shakmaty::Position;
 
 use super::board::VirtualBoard;
+use crate::protocol::Micros;
+use crate::protocol::dgt::DgtClock;
 use crate::sim::pty::PtyLink;
 
 /// How long the thread waits for the host's bytes before looking for a new position; also
 /// how long a write waits for a host that does not read before the bytes are dropped.
 const POLL: Duration = Duration::from_millis(20);
 
-/// A DGT board other programs can open, showing the positions given to `show`. Dropping it
-/// stops its thread, closes the terminal and removes the link.
+/// What the owner tells the thread.
+enum Shown {
+    Position(shakmaty::Board),
+    /// The clock as it read at that instant.
+    Clock(Option<DgtClock>, Instant),
+}
+
+/// A DGT board other programs can open, showing the positions given to `show` and the clock
+/// given to `show_clock`. Dropping it stops its thread, closes the terminal and removes the
+/// link.
 pub struct VirtualDgtBoard {
     path: PathBuf,
     device: PathBuf,
-    positions: Option<Sender<shakmaty::Board>>,
+    shown: Option<Sender<Shown>>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -38,14 +49,15 @@ impl VirtualDgtBoard {
         if let Some(port) = pty.port() {
             port.set_timeout(POLL)?;
         }
-        let (positions, received) = mpsc::channel();
+        let (shown, received) = mpsc::channel();
+        let epoch = Instant::now();
         let thread = std::thread::Builder::new()
             .name("virtual DGT board".into())
-            .spawn(move || serve(pty, &received))?;
+            .spawn(move || serve(pty, &received, epoch))?;
         Ok(Self {
             path: link.map_or_else(|| device.clone(), Path::to_owned),
             device,
-            positions: Some(positions),
+            shown: Some(shown),
             thread: Some(thread),
         })
     }
@@ -62,16 +74,27 @@ impl VirtualDgtBoard {
 
     /// Shows a settled position (sends it to the thread; returns at once).
     pub fn show(&self, position: &shakmaty::Chess) {
-        if let Some(positions) = &self.positions {
+        self.send(Shown::Position(position.board().clone()));
+    }
+
+    /// Shows the clock as it reads now (`None`: no clock attached); returns at once. Call
+    /// it when the clock changes (a move, a takeback, a flag, a clock started or stopped):
+    /// the running side's time counts down by itself in between.
+    pub fn show_clock(&self, clock: Option<DgtClock>) {
+        self.send(Shown::Clock(clock, Instant::now()));
+    }
+
+    fn send(&self, shown: Shown) {
+        if let Some(sender) = &self.shown {
             // Only a thread that panicked has stopped listening; nothing is left to show.
-            let _ = positions.send(position.board().clone());
+            let _ = sender.send(shown);
         }
     }
 }
 
 impl Drop for VirtualDgtBoard {
     fn drop(&mut self) {
-        self.positions = None;
+        self.shown = None;
         if let Some(thread) = self.thread.take()
             && thread.join().is_err()
         {
@@ -80,14 +103,15 @@ impl Drop for VirtualDgtBoard {
     }
 }
 
-/// Answers the host and sends updates until the sender of positions is gone.
-fn serve(mut pty: PtyLink, positions: &Receiver<shakmaty::Board>) {
+/// Answers the host and sends updates until the owner is gone. Times count from `epoch`.
+fn serve(mut pty: PtyLink, shown: &Receiver<Shown>, epoch: Instant) {
+    let micros = |at: Instant| at.saturating_duration_since(epoch).as_micros() as Micros;
     let mut board = VirtualBoard::new(&shakmaty::Board::default());
     let mut buffer = [0u8; 256];
     loop {
         let Some(port) = pty.port() else { return };
         let mut out = match port.read(&mut buffer) {
-            Ok(n) => board.receive(&buffer[..n]),
+            Ok(n) => board.receive(&buffer[..n], micros(Instant::now())),
             Err(e) if is_quiet(&e) => Vec::new(),
             Err(_) => {
                 // A terminal in trouble: try again later rather than spin.
@@ -100,12 +124,15 @@ fn serve(mut pty: PtyLink, positions: &Receiver<shakmaty::Board>) {
             pty.discard_unread();
         }
         loop {
-            match positions.try_recv() {
-                Ok(next) => out.extend(board.show(&next)),
+            match shown.try_recv() {
+                Ok(Shown::Position(next)) => out.extend(board.show(&next)),
+                Ok(Shown::Clock(clock, at)) => out.extend(board.show_clock(clock, micros(at))),
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => return,
             }
         }
+        // The clock runs on: a new second on its display goes out in the clock modes.
+        out.extend(board.tick(micros(Instant::now())));
         if !out.is_empty()
             && let Some(port) = pty.port()
         {

@@ -28,4 +28,8 @@ impl VirtualDgtBoard {
     pub fn show(&self, _position: &shakmaty::Chess) {
         match self.never {}
     }
+
+    pub fn show_clock(&self, _clock: Option<crate::protocol::dgt::DgtClock>) {
+        match self.never {}
+    }
 }

@@ -6,6 +6,8 @@
 //! are `[id|0x80][(len>>7)&0x7f][len&0x7f][data]`, len counting the 3 header bytes: `0x86` is
 //! a board dump (64 piece codes, a8 … h1), `0x8E` a field update (square, then piece code).
 //! Piece codes: 0 empty; white P1 R2 N3 B4 K5 Q6; black p7 r8 n9 b10 k11 q12.
+//! `0x8D` gives the clock: the right player's BCD hours (with flag bits), minutes, seconds,
+//! the same for the left player, then a status byte (see `encode_clock`).
 
 use shakmaty::{Bitboard, Color, Piece, Role, Square};
 
@@ -43,6 +45,18 @@ pub const TRADEMARK: u8 = 0x92;
 pub const VERSION: u8 = 0x93;
 /// The clock status bit that says no clock is attached (the times are then invalid).
 pub const NO_CLOCK: u8 = 0x20;
+// The other clock status bits.
+const CLOCK_RUNNING: u8 = 0x01;
+/// The tumbler (the lever) is up on the right: the right player's time runs.
+const TUMBLER_HIGH_RIGHT: u8 = 0x02;
+const RIGHT_TO_MOVE: u8 = 0x08;
+const LEFT_TO_MOVE: u8 = 0x10;
+/// In a player's hours byte: the flag fell and the clock stands at zero (0x10), and the
+/// flag shows on the display (0x40).
+const FLAG_FALLEN: u8 = 0x10 | 0x40;
+/// The clock's left side is White's: the clock stands on White's left, as White sees it.
+/// The protocol itself knows only left and right.
+pub const LEFT_PLAYER: Color = Color::White;
 
 /// The board's identity as it answers the host: a five-digit serial number (the bus
 /// address is that number), a trademark line and version 1.0.
@@ -105,6 +119,86 @@ pub fn encode_dump(pieces: &[Option<Piece>; 64]) -> Vec<u8> {
 /// A field update message: what now stands on `square`.
 pub fn encode_update(square: Square, piece: Option<Piece>) -> Vec<u8> {
     message(FIELD_UPDATE, &[a8_order_of(square), piece_code(piece)])
+}
+
+/// A chess clock as a DGT clock shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DgtClock {
+    pub white_ms: u64,
+    pub black_ms: u64,
+    /// The side whose time runs; `None` while the clock stands still (after a flag).
+    pub running: Option<Color>,
+    /// The side whose flag fell.
+    pub flag: Option<Color>,
+}
+
+impl DgtClock {
+    /// The clock `elapsed_ms` later: the running side has that much less.
+    pub fn after(&self, elapsed_ms: u64) -> Self {
+        let mut later = *self;
+        match self.running {
+            Some(Color::White) => later.white_ms = self.white_ms.saturating_sub(elapsed_ms),
+            Some(Color::Black) => later.black_ms = self.black_ms.saturating_sub(elapsed_ms),
+            None => {}
+        }
+        later
+    }
+
+    fn left_of(&self, color: Color) -> u64 {
+        match color {
+            Color::White => self.white_ms,
+            Color::Black => self.black_ms,
+        }
+    }
+}
+
+/// The clock message (`0x8D`): `None` says no clock is connected. White is the left player
+/// (`LEFT_PLAYER`); the tumbler is up on the side whose time runs (after a flag: whose flag
+/// fell). Times are whole seconds left, rounded down as `ClockTime` shows them; the clock
+/// has one hours digit, so times from 10 hours on show 9:59:59.
+pub fn encode_clock(clock: Option<&DgtClock>) -> Vec<u8> {
+    let Some(clock) = clock else {
+        return message(CLOCK_TIMES, &[0, 0, 0, 0, 0, 0, NO_CLOCK]);
+    };
+    let side = |color: Color| {
+        let [hours, minutes, seconds] = hours_minutes_seconds(clock.left_of(color));
+        let flag = if clock.flag == Some(color) {
+            FLAG_FALLEN
+        } else {
+            0
+        };
+        [hours | flag, bcd(minutes), bcd(seconds)]
+    };
+    let up = clock.running.or(clock.flag);
+    let mut status = 0;
+    if clock.running.is_some() {
+        status |= CLOCK_RUNNING;
+    }
+    if up == Some(!LEFT_PLAYER) {
+        status |= TUMBLER_HIGH_RIGHT | RIGHT_TO_MOVE;
+    }
+    if up == Some(LEFT_PLAYER) {
+        status |= LEFT_TO_MOVE;
+    }
+    let mut data = Vec::with_capacity(7);
+    data.extend(side(!LEFT_PLAYER));
+    data.extend(side(LEFT_PLAYER));
+    data.push(status);
+    message(CLOCK_TIMES, &data)
+}
+
+fn hours_minutes_seconds(ms: u64) -> [u8; 3] {
+    let seconds = (ms / 1000).min(10 * 3600 - 1);
+    [
+        (seconds / 3600) as u8,
+        (seconds / 60 % 60) as u8,
+        (seconds % 60) as u8,
+    ]
+}
+
+/// Two decimal digits in a byte: 59 is 0x59.
+fn bcd(value: u8) -> u8 {
+    ((value / 10) << 4) | (value % 10)
 }
 
 pub struct Host {
@@ -256,14 +350,28 @@ impl Host {
     }
 }
 
-/// The board's side: answers the host's commands and reports changes in update mode. It
-/// has no clock: a clock request is answered "no clock", clock commands are skipped.
+/// The board's side: answers the host's commands and reports changes in update mode. The
+/// clock it reports is the caller's (`None`: no clock attached); clock commands are skipped.
 #[derive(Default)]
 pub struct Board {
-    updates: bool,
+    mode: Mode,
     /// Bytes of a sized command (clock, LEDs) still to skip; `None` while its size byte is due.
     skipping: Option<Skip>,
     reset_heard: bool,
+    /// The clock message last sent in an update mode with clock times, and when.
+    clock_sent: Option<(Vec<u8>, Micros)>,
+}
+
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Mode {
+    #[default]
+    Idle,
+    /// `0x44`: field updates only.
+    Board,
+    /// `0x43`: field updates, and the clock at least once a second.
+    WithClock,
+    /// `0x4b`: field updates, and the clock when what it shows changes.
+    ClockWhenChanged,
 }
 
 #[derive(Clone, Copy)]
@@ -272,9 +380,17 @@ enum Skip {
     Bytes(u8),
 }
 
+/// In `0x43` mode a clock standing still is sent again after this long.
+const CLOCK_REPEAT: Micros = 1_000_000;
+
 impl Board {
-    /// Commands from the host; returns the replies.
-    pub fn receive(&mut self, bytes: &[u8], pieces: &[Option<Piece>; 64]) -> Vec<u8> {
+    /// Commands from the host; returns the replies. `clock` is the clock as it reads now.
+    pub fn receive(
+        &mut self,
+        bytes: &[u8],
+        pieces: &[Option<Piece>; 64],
+        clock: Option<&DgtClock>,
+    ) -> Vec<u8> {
         let mut replies = Vec::new();
         for &byte in bytes {
             match self.skipping {
@@ -290,14 +406,21 @@ impl Board {
             }
             match byte {
                 RESET => {
-                    self.updates = false;
+                    self.mode = Mode::Idle;
                     self.reset_heard = true;
                 }
-                CLOCK_REQUEST => {
-                    replies.extend(message(CLOCK_TIMES, &[0, 0, 0, 0, 0, 0, NO_CLOCK]))
-                }
+                CLOCK_REQUEST => replies.extend(encode_clock(clock)),
                 BOARD_DUMP_REQUEST => replies.extend(encode_dump(pieces)),
-                UPDATE_WITH_CLOCK | UPDATE_MODE | UPDATE_NICE => self.updates = true,
+                UPDATE_MODE => self.mode = Mode::Board,
+                UPDATE_WITH_CLOCK | UPDATE_NICE => {
+                    self.mode = if byte == UPDATE_NICE {
+                        Mode::ClockWhenChanged
+                    } else {
+                        Mode::WithClock
+                    };
+                    // The host hears the clock afresh in its new mode.
+                    self.clock_sent = None;
+                }
                 SERIAL_NUMBER_REQUEST => replies.extend(message(SERIAL_NUMBER, SERIAL_DIGITS)),
                 BUS_ADDRESS_REQUEST => replies.extend(message(BUS_ADDRESS, &bus_address())),
                 TRADEMARK_REQUEST => {
@@ -316,11 +439,39 @@ impl Board {
 
     /// What to send when a square changed.
     pub fn changed(&self, square: Square, piece: Option<Piece>) -> Vec<u8> {
-        if self.updates {
-            encode_update(square, piece)
-        } else {
+        if self.mode == Mode::Idle {
             Vec::new()
+        } else {
+            encode_update(square, piece)
         }
+    }
+
+    /// What to send as the clock reads `clock` at `now`: in `0x43` and `0x4b` modes a clock
+    /// message when what it shows changed (`0x43` also repeats a clock standing still every
+    /// second). Without a clock nothing is sent, but a clock that goes away is told once.
+    pub fn clock_shown(&mut self, clock: Option<&DgtClock>, now: Micros) -> Vec<u8> {
+        if !matches!(self.mode, Mode::WithClock | Mode::ClockWhenChanged) {
+            return Vec::new();
+        }
+        let Some(clock) = clock else {
+            return match self.clock_sent.take() {
+                Some(_) => encode_clock(None),
+                None => Vec::new(),
+            };
+        };
+        let bytes = encode_clock(Some(clock));
+        let due = match &self.clock_sent {
+            None => true,
+            Some((sent, at)) => {
+                *sent != bytes
+                    || (self.mode == Mode::WithClock && now.saturating_sub(*at) >= CLOCK_REPEAT)
+            }
+        };
+        if !due {
+            return Vec::new();
+        }
+        self.clock_sent = Some((bytes.clone(), now));
+        bytes
     }
 
     /// Whether the host sent a reset since the last call: a host starting afresh.
@@ -455,7 +606,7 @@ mod tests {
         let commands = host.open(0);
         assert_eq!(commands, [0x40, 0x42, 0x44]);
         let mut board = Board::default();
-        let reply = board.receive(&commands, &start_pieces());
+        let reply = board.receive(&commands, &start_pieces(), None);
         assert_eq!(reply, encode_dump(&start_pieces()));
         assert!(!board.changed(Square::E2, None).is_empty());
     }
@@ -465,22 +616,22 @@ mod tests {
         let mut board = Board::default();
         let pieces = start_pieces();
         assert_eq!(
-            board.receive(&[SERIAL_NUMBER_REQUEST], &pieces),
+            board.receive(&[SERIAL_NUMBER_REQUEST], &pieces, None),
             [0x91, 0x00, 0x08, b'0', b'0', b'0', b'0', b'1']
         );
         assert_eq!(
-            board.receive(&[BUS_ADDRESS_REQUEST], &pieces),
+            board.receive(&[BUS_ADDRESS_REQUEST], &pieces, None),
             [0x90, 0x00, 0x05, 0x00, 0x01]
         );
         assert_eq!(
-            board.receive(&[VERSION_REQUEST], &pieces),
+            board.receive(&[VERSION_REQUEST], &pieces, None),
             [0x93, 0x00, 0x05, 0x01, 0x00]
         );
-        let trademark = board.receive(&[TRADEMARK_REQUEST], &pieces);
+        let trademark = board.receive(&[TRADEMARK_REQUEST], &pieces, None);
         assert_eq!(trademark[0], 0x92);
         assert_eq!(usize::from(trademark[2]), trademark.len());
         assert!(trademark[3..].iter().all(|b| b.is_ascii()));
-        let clock = board.receive(&[CLOCK_REQUEST], &pieces);
+        let clock = board.receive(&[CLOCK_REQUEST], &pieces, None);
         assert_eq!(clock.len(), 10);
         assert_eq!(clock[..3], [0x8D, 0x00, 0x0A]);
         assert_eq!(clock[9] & NO_CLOCK, NO_CLOCK);
@@ -494,13 +645,14 @@ mod tests {
         let display = [
             0x2b, 0x0b, 0x03, 0x01, 0x42, 0x44, 0x42, 0x42, 0x42, 0x42, 0x00, 0x01, 0x00,
         ];
-        assert!(board.receive(&display, &pieces).is_empty());
+        assert!(board.receive(&display, &pieces, None).is_empty());
         assert!(board.changed(Square::E2, None).is_empty(), "still idle");
         // Split across reads, then a real command after it.
-        assert!(board.receive(&display[..5], &pieces).is_empty());
+        assert!(board.receive(&display[..5], &pieces, None).is_empty());
         let reply = board.receive(
             &[&display[5..], &[BOARD_DUMP_REQUEST][..]].concat(),
             &pieces,
+            None,
         );
         assert_eq!(reply, encode_dump(&pieces));
     }
@@ -510,17 +662,145 @@ mod tests {
         let pieces = start_pieces();
         for mode in [UPDATE_WITH_CLOCK, UPDATE_MODE, UPDATE_NICE] {
             let mut board = Board::default();
-            assert!(board.receive(&[mode], &pieces).is_empty());
+            assert!(board.receive(&[mode], &pieces, None).is_empty());
             assert_eq!(
                 board.changed(Square::E2, None),
                 encode_update(Square::E2, None)
             );
             assert!(!board.take_reset());
-            board.receive(&[RESET], &pieces);
+            board.receive(&[RESET], &pieces, None);
             assert!(board.take_reset());
             assert!(!board.take_reset(), "told once");
             assert!(board.changed(Square::E2, None).is_empty());
         }
+    }
+
+    fn black_to_move() -> DgtClock {
+        DgtClock {
+            white_ms: 3_909_400, // 1:05:09.4
+            black_ms: 7_999,     // 0:00:07.999
+            running: Some(Color::Black),
+            flag: None,
+        }
+    }
+
+    #[test]
+    fn the_clock_message_has_bcd_times_right_player_first_and_the_status_byte() {
+        // Black (right): 0:00:07; White (left): 1:05:09; running, tumbler up on the
+        // right, the right player's turn: 0x01 | 0x02 | 0x08.
+        assert_eq!(
+            encode_clock(Some(&black_to_move())),
+            [0x8D, 0x00, 0x0A, 0x00, 0x00, 0x07, 0x01, 0x05, 0x09, 0x0B]
+        );
+        let white_to_move = DgtClock {
+            white_ms: 298_000,
+            black_ms: 300_000,
+            running: Some(Color::White),
+            flag: None,
+        };
+        // Running, tumbler up on the left (bit clear), the left player's turn: 0x01 | 0x10.
+        assert_eq!(
+            encode_clock(Some(&white_to_move)),
+            [0x8D, 0x00, 0x0A, 0x00, 0x05, 0x00, 0x00, 0x04, 0x58, 0x11]
+        );
+        // White's flag fell: stopped, White's hours byte flagged (0x10 | 0x40), still White's turn.
+        let fallen = DgtClock {
+            white_ms: 0,
+            black_ms: 152_000,
+            running: None,
+            flag: Some(Color::White),
+        };
+        assert_eq!(
+            encode_clock(Some(&fallen)),
+            [0x8D, 0x00, 0x0A, 0x00, 0x02, 0x32, 0x50, 0x00, 0x00, 0x10]
+        );
+        let long = DgtClock {
+            white_ms: 12 * 3_600_000,
+            ..white_to_move
+        };
+        assert_eq!(&encode_clock(Some(&long))[6..9], &[0x09, 0x59, 0x59]);
+        assert_eq!(
+            encode_clock(None),
+            [0x8D, 0x00, 0x0A, 0, 0, 0, 0, 0, 0, NO_CLOCK]
+        );
+    }
+
+    #[test]
+    fn only_the_running_side_loses_time() {
+        let later = black_to_move().after(5_000);
+        assert_eq!((later.white_ms, later.black_ms), (3_909_400, 2_999));
+        assert_eq!(black_to_move().after(60_000).black_ms, 0);
+        let stopped = DgtClock {
+            running: None,
+            ..black_to_move()
+        };
+        assert_eq!(stopped.after(60_000), stopped);
+    }
+
+    #[test]
+    fn a_clock_request_answers_with_the_clock_given() {
+        let mut board = Board::default();
+        let clock = black_to_move();
+        assert_eq!(
+            board.receive(&[CLOCK_REQUEST], &start_pieces(), Some(&clock)),
+            encode_clock(Some(&clock))
+        );
+    }
+
+    #[test]
+    fn clock_times_go_out_in_0x43_and_0x4b_when_they_change_and_never_in_0x44() {
+        let pieces = start_pieces();
+        let clock = black_to_move();
+        let a_second_later = clock.after(1_000);
+        let mut board = Board::default();
+        assert!(board.clock_shown(Some(&clock), 0).is_empty(), "idle");
+        board.receive(&[UPDATE_MODE], &pieces, Some(&clock));
+        assert!(board.clock_shown(Some(&clock), 0).is_empty(), "board only");
+        assert!(
+            board
+                .clock_shown(Some(&a_second_later), 1_000_000)
+                .is_empty()
+        );
+
+        for mode in [UPDATE_WITH_CLOCK, UPDATE_NICE] {
+            let mut board = Board::default();
+            board.receive(&[mode], &pieces, Some(&clock));
+            assert_eq!(
+                board.clock_shown(Some(&clock), 0),
+                encode_clock(Some(&clock))
+            );
+            // Less than a second: the display has not changed.
+            assert!(
+                board
+                    .clock_shown(Some(&clock.after(400)), 400_000)
+                    .is_empty()
+            );
+            assert_eq!(
+                board.clock_shown(Some(&a_second_later), 1_000_000),
+                encode_clock(Some(&a_second_later))
+            );
+            // A clock standing still: 0x43 repeats it every second, 0x4b stays quiet.
+            let repeated = board.clock_shown(Some(&a_second_later), 2_000_000);
+            if mode == UPDATE_WITH_CLOCK {
+                assert_eq!(repeated, encode_clock(Some(&a_second_later)));
+            } else {
+                assert!(repeated.is_empty());
+            }
+            // The clock goes: told once.
+            assert_eq!(board.clock_shown(None, 2_100_000), encode_clock(None));
+            assert!(board.clock_shown(None, 3_200_000).is_empty());
+            // A reset ends the clock messages too.
+            board.receive(&[RESET], &pieces, Some(&clock));
+            assert!(board.clock_shown(Some(&clock), 4_000_000).is_empty());
+        }
+    }
+
+    #[test]
+    fn without_a_clock_the_update_modes_send_no_clock_messages() {
+        let mut board = Board::default();
+        board.receive(&[UPDATE_WITH_CLOCK], &start_pieces(), None);
+        assert!(board.clock_shown(None, 0).is_empty());
+        assert!(board.clock_shown(None, 5_000_000).is_empty());
     }
 
     proptest! {

@@ -166,7 +166,7 @@ impl Device {
                 let time_ms = self.started.elapsed().as_millis() as u64;
                 self.centaur.receive(bytes, occupancy, time_ms)
             }
-            Protocol::Dgt => self.dgt.receive(bytes, self.board.pieces()),
+            Protocol::Dgt => self.dgt.receive(bytes, self.board.pieces(), None),
             Protocol::Liboard | Protocol::Text => Vec::new(),
         }
     }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use boardsight::app::AppCommand;
 use boardsight::pgn::autosave::Autosave;
-use common::app::{click, click_at, drag, play_e4, wait_for};
+use common::app::{click, click_at, drag, play_e4, set_up, wait_for};
 use eframe::egui;
 use egui_kittest::kittest::{NodeT, Queryable};
 
@@ -73,14 +73,8 @@ fn a_click_on_the_promotion_picker_changes_the_move() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = app(None, dir.path());
     wait_for(&mut harness, "new game");
-    harness.get_by_label("FEN or code").click();
-    harness.step();
-    harness
-        .get_by_label("FEN or code")
-        .type_text("8/P6k/8/8/8/8/6Kp/8 w - - 0 1");
-    harness.step();
-    click(&mut harness, "Set up");
-    wait_for(&mut harness, "a7: white pawn");
+    set_up(&mut harness, "8/P6k/8/8/8/8/6Kp/8 w - - 0 1");
+    harness.get_by_label("a7: white pawn");
     click(&mut harness, "sensor a7: occupied");
     wait_for(&mut harness, "sensor a7: move in progress");
     click(&mut harness, "sensor a8: empty");
@@ -353,12 +347,8 @@ fn a_position_code_sets_the_board_up_and_the_shown_position_copies_as_one() {
     wait_for(&mut harness, "new game");
     let position = boardsight::parse_fen("8/P6k/8/8/8/8/6Kp/8 w - - 0 1").expect("fen");
     let code = boardsight::pgn::position_code::encode(&position);
-    harness.get_by_label("FEN or code").click();
-    harness.step();
-    harness.get_by_label("FEN or code").type_text(&code);
-    harness.step();
-    click(&mut harness, "Set up");
-    wait_for(&mut harness, "a7: white pawn");
+    set_up(&mut harness, &code);
+    harness.get_by_label("a7: white pawn");
     harness.get_by_label("h2: black pawn");
     click(&mut harness, "Copy code");
     harness.get_by_label(&format!("copied the position code: {code}"));
@@ -706,15 +696,9 @@ fn chess960_before_castling(
         .expect("such a start");
     let mut harness = app(None, dir);
     wait_for(&mut harness, "new game");
-    harness.get_by_label("FEN or code").click();
-    harness.step();
-    harness
-        .get_by_label("FEN or code")
-        .type_text(&format!("960 {number}"));
-    harness.step();
-    click(&mut harness, "Set up");
     // A Chess960 start fills the same squares as the standard one: it begins at once.
-    wait_for(&mut harness, "f1: white king");
+    set_up(&mut harness, &format!("960 {number}"));
+    harness.get_by_label("f1: white king");
     let moves = [("g1", "h3"), ("e7", "e5")];
     for (from, to) in moves {
         click(&mut harness, &format!("sensor {from}: occupied"));

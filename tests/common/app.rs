@@ -111,3 +111,28 @@ pub fn play_e4(harness: &mut Harness<'_, BoardsightApp>) {
     click(harness, "sensor e4: empty");
     wait_for(harness, "e4: white pawn");
 }
+
+/// Sets the board up from `text` (a FEN, a position code or `960 N`) by typing it and
+/// pressing Set up, then steps until the recognizer has begun the game from there: a click
+/// on the board before that would be read against the old position.
+pub fn set_up(harness: &mut Harness<'_, BoardsightApp>, text: &str) {
+    let start = boardsight::pgn::position_code::parse_position(text).expect("a position");
+    harness.get_by_label("FEN or code").click();
+    harness.step();
+    harness.get_by_label("FEN or code").type_text(text);
+    harness.step();
+    click(harness, "Set up");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        harness.step();
+        let snapshot = harness.state().session().snapshot();
+        if snapshot.has_started && snapshot.game.start == start {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the game from {text} never began"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -861,7 +861,7 @@ fn on_a_clock_the_engine_is_told_both_times_and_without_one_a_move_time() {
         assert_eq!(
             line,
             &format!(
-                "go wtime {} btime {} winc 2000 binc 2000",
+                "go wtime {} btime {} winc 2000 binc 2000 movetime 1000",
                 clock.white_ms, clock.black_ms
             )
         );
@@ -894,50 +894,60 @@ fn on_a_clock_a_node_budget_is_sent_with_the_times() {
     );
 }
 
-/// An engine that answers `e2e4` 1.5 s after `go`: past `PATIENCE`'s move time and margin.
-fn slow_engine(dir: &Path) -> Engine {
-    let engine = start(&fake_engine(
-        dir,
-        GOOD_UCI,
-        "sleep 1.5; echo 'bestmove e2e4'",
-    ));
+/// An engine that answers `e2e4` 1.5 s after `go`, given `patience`.
+fn slow_engine(dir: &Path, patience: Patience) -> Engine {
+    let path = fake_engine(dir, GOOD_UCI, "sleep 1.5; echo 'bestmove e2e4'");
+    let engine = Engine::start(&path, Strength::Level(3), patience, Arc::new(|| {}));
     assert!(matches!(next(&engine), Reply::Ready { .. }));
     engine
 }
 
+/// The silence fault's words, or a panic naming what came instead.
+fn silence(engine: &Engine) -> String {
+    match next(engine) {
+        Reply::Fault(fault @ EngineFault::Silent { .. }) => fault.to_string(),
+        other => panic!("expected silence, got {other:?}"),
+    }
+}
+
 #[test]
-fn on_a_clock_the_engine_may_take_its_time_left_but_no_more() {
-    let dir = tempfile::tempdir().expect("temp dir");
+fn on_a_clock_the_engine_thinks_its_move_time_or_less_when_its_clock_is_shorter() {
     let control: TimeControl = "1+0".parse().expect("tc");
-    // White has 4 s: 1.5 s is well within it.
-    let engine = slow_engine(dir.path());
+    // A move time of 3 s: with 4 s on its clock the engine may take 3 s (and the margin),
+    // so 1.5 s is well within it; told `movetime 3000` beside its clock.
+    let unhurried = Patience {
+        movetime: Duration::from_secs(3),
+        ..PATIENCE
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let engine = slow_engine(dir.path(), unhurried);
     let plenty = EngineClock::at(control, 4_000, 100);
     engine.think_on_clock(&Chess::default(), &[], Some(plenty));
     assert_eq!(next(&engine), Reply::BestMove { ply: 0, mv: e4() });
-    // White has 0.5 s: waited for that and the margin, it is taken for hung.
+    assert_eq!(
+        told_go(dir.path()),
+        ["go wtime 4000 btime 100 winc 0 binc 0 movetime 3000"]
+    );
+    // With 0.5 s left, waited for that and the margin, it is taken for hung.
     let scarce = EngineClock::at(control, 500, 60_000);
     engine.think_on_clock(&Chess::default(), &[], Some(scarce));
-    match next(&engine) {
-        Reply::Fault(fault @ EngineFault::Silent { .. }) => {
-            assert!(
-                fault
-                    .to_string()
-                    .contains("did not answer 'go' within 1.2 s"),
-                "{fault}"
-            );
-        }
-        other => panic!("expected silence, got {other:?}"),
-    }
-    // Without a clock the same engine is past its move time and margin.
+    let words = silence(&engine);
+    assert!(
+        words.contains("did not answer 'go' within 1.2 s"),
+        "{words}"
+    );
+    // A move time of 0.1 s caps a long clock: 0.1 s and the margin.
     let dir = tempfile::tempdir().expect("temp dir");
-    let engine = slow_engine(dir.path());
+    let engine = slow_engine(dir.path(), PATIENCE);
+    engine.think_on_clock(&Chess::default(), &[], Some(plenty));
+    let words = silence(&engine);
+    assert!(words.contains("within 0.8 s"), "{words}");
+    // Without a clock the same: its move time and the margin.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let engine = slow_engine(dir.path(), PATIENCE);
     engine.think(&Chess::default(), &[]);
-    match next(&engine) {
-        Reply::Fault(fault @ EngineFault::Silent { .. }) => {
-            assert!(fault.to_string().contains("within 0.8 s"), "{fault}");
-        }
-        other => panic!("expected silence, got {other:?}"),
-    }
+    let words = silence(&engine);
+    assert!(words.contains("within 0.8 s"), "{words}");
 }
 
 #[test]

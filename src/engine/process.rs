@@ -69,7 +69,12 @@ impl EngineProcess {
     }
 
     pub fn say(&mut self, message: &UciMessage) -> Result<(), EngineFault> {
-        writeln!(self.stdin, "{message}")
+        self.say_text(&message.to_string())
+    }
+
+    /// A line shakmaty-uci cannot build, such as `go` with both a clock and a `movetime`.
+    pub fn say_text(&mut self, line: &str) -> Result<(), EngineFault> {
+        writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
             .map_err(|_| self.exited())
     }

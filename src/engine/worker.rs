@@ -552,14 +552,21 @@ impl Worker<'_> {
         } = self.patience;
         let nodes = self.nodes.map(UciSearchControl::nodes);
         // How long the engine may think; it must have said `bestmove` a margin later.
+        // On a clock it also thinks no longer than its move time (`movetime` beside the
+        // clock: an engine stops at whichever ends first), so a weak level at 5+3 does not
+        // keep the player waiting half a minute, and a short clock is never overstepped.
+        let mut cap = None;
         let (time_control, search_control, thinking) = match kind {
             JobKind::Analysis { .. } => (Some(UciTimeControl::Infinite), None, None),
             // A node budget and a clock: the engine stops at whichever ends first.
-            JobKind::Move(Some(clock)) => (
-                Some(clock.time_control()),
-                nodes,
-                Some(clock.left(position.turn())),
-            ),
+            JobKind::Move(Some(clock)) => {
+                let left = clock.left(position.turn());
+                if nodes.is_none() {
+                    cap = Some(movetime);
+                }
+                let thinking = cap.map_or(left, |cap| cap.min(left));
+                (Some(clock.time_control()), nodes, Some(thinking))
+            }
             JobKind::Move(None) | JobKind::Hint(_) => match nodes {
                 Some(nodes) => (None, Some(nodes), Some(Duration::ZERO)),
                 None => (
@@ -570,10 +577,16 @@ impl Worker<'_> {
             },
         };
         let deadline = thinking.map(|thinking| thinking + margin);
-        self.process.say(&UciMessage::Go {
+        let go = UciMessage::Go {
             time_control,
             search_control,
-        })?;
+        };
+        match cap {
+            Some(cap) => self
+                .process
+                .say_text(&format!("{go} movetime {}", cap.as_millis()))?,
+            None => self.process.say(&go)?,
+        }
         self.search = Some(Search {
             job,
             position,

@@ -227,6 +227,14 @@ impl Listen {
     }
 }
 
+/// The legal move `san` names in `position`.
+fn san_move(position: &Chess, san: &str) -> Move {
+    san.parse::<San>()
+        .expect("san")
+        .to_move(position)
+        .unwrap_or_else(|e| panic!("{san}: {e}"))
+}
+
 /// The game as played: the position, and the line `listen` prints for each move.
 struct Game {
     position: Chess,
@@ -237,11 +245,7 @@ struct Game {
 impl Game {
     /// Plays `san` with a person's hands; returns the line listen prints for it.
     fn play(&mut self, san: &str) -> String {
-        let m = san
-            .parse::<San>()
-            .expect("san")
-            .to_move(&self.position)
-            .unwrap_or_else(|e| panic!("{san}: {e}"));
+        let m = san_move(&self.position, san);
         self.hands(move_actions(&self.position, m, &HandStyle::default()));
         let line = move_line(&self.position, m);
         self.position.play_unchecked(m);
@@ -374,26 +378,22 @@ fn a_dgt_host_follows_every_recognised_position_and_the_live_file_every_move() {
         Action::Place(Square::F1, white(Role::Rook)),
     ]);
     listen.expect("8. Rf1");
-    let rook_move = "Rf1"
-        .parse::<San>()
-        .expect("san")
-        .to_move(&castling_from)
-        .expect("legal");
-    host.wait_for(
-        &castling_from.clone().play(rook_move).expect("legal"),
-        "8. Rf1",
+    let (rook_move, castle) = (
+        san_move(&castling_from, "Rf1"),
+        san_move(&castling_from, "O-O"),
     );
+    let after = |m| {
+        let mut position = castling_from.clone();
+        position.play_unchecked(m);
+        position
+    };
+    host.wait_for(&after(rook_move), "8. Rf1");
     game.hands(vec![
         Action::Lift(Square::E1),
         Action::Place(Square::G1, white(Role::King)),
     ]);
     listen.expect("8. O-O (revised)");
-    let castle = "O-O"
-        .parse::<San>()
-        .expect("san")
-        .to_move(&castling_from)
-        .expect("legal");
-    let castled = castling_from.clone().play(castle).expect("legal");
+    let castled = after(castle);
     host.wait_for(&castled, "8. O-O (revised)");
 
     // Taken back: the king and rook go home.

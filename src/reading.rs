@@ -31,6 +31,13 @@ impl TimedReading {
     }
 }
 
+/// The readings of each read of the board: those that share a time, in order. A poll's
+/// events and occupancy come in one read, and are decided on together
+/// (`Recognizer::feed_batch`).
+pub fn board_reads(readings: &[TimedReading]) -> impl Iterator<Item = &[TimedReading]> {
+    readings.chunk_by(|a, b| a.t == b.t)
+}
+
 /// The occupancy of the standard starting position.
 pub const START_OCCUPANCY: Bitboard = Bitboard(0xffff_0000_0000_ffff);
 

@@ -1,6 +1,6 @@
 //! Feeds recorded readings through the recognizer: the engine of `boardsight replay`.
 
-use crate::reading::TimedReading;
+use crate::reading::{TimedReading, board_reads};
 use crate::recognizer::{Config, Event, GameRecord, Recognizer};
 
 pub struct Replay {
@@ -11,8 +11,8 @@ pub struct Replay {
 pub fn replay(readings: &[TimedReading], config: Config) -> Replay {
     let mut recognizer = Recognizer::new(config);
     let mut events = Vec::new();
-    for &reading in readings {
-        events.extend(recognizer.feed(reading));
+    for read in board_reads(readings) {
+        events.extend(recognizer.feed_batch(read));
     }
     let end = readings.last().map_or(0, |r| r.t);
     events.extend(recognizer.finish(end));

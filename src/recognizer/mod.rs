@@ -158,6 +158,10 @@ pub struct Recognizer {
     evidence: Evidence,
     pending_promotion: Option<Role>,
     status: BoardStatus,
+    /// The status listeners were last told.
+    told_status: BoardStatus,
+    /// Within a read of several readings: decide, but tell only what holds at its end.
+    quiet: bool,
     reported_moves: Vec<Move>,
     reported_ambiguity: Option<(usize, Vec<Move>)>,
     now: Stamp,
@@ -208,6 +212,8 @@ impl Recognizer {
             evidence,
             pending_promotion: None,
             status: BoardStatus::Settled,
+            told_status: BoardStatus::Settled,
+            quiet: false,
             reported_moves: Vec::new(),
             reported_ambiguity: None,
             now,
@@ -224,11 +230,21 @@ impl Recognizer {
 
     /// Feeds one reading; returns what it decided.
     pub fn feed(&mut self, reading: TimedReading) -> Vec<Event> {
-        let events = self.feed_oriented(reading);
+        self.feed_batch(std::slice::from_ref(&reading))
+    }
+
+    /// Feeds the readings of one read of the board (a poll's lift/place events and its
+    /// occupancy), deciding once, on where the pieces are at its end: the events of a poll
+    /// are the way there, as a slid piece's squares are. Returns what it decided.
+    pub fn feed_batch(&mut self, batch: &[TimedReading]) -> Vec<Event> {
+        let Some(last) = batch.last() else {
+            return Vec::new();
+        };
+        let events = self.feed_oriented(batch);
         let Some(mut rival) = self.rival.take() else {
             return events;
         };
-        let rival_events = rival.feed_oriented(reading);
+        let rival_events = rival.feed_oriented(batch);
         if self.has_moved() {
             return events;
         }
@@ -240,7 +256,7 @@ impl Recognizer {
         }
         *self = *rival;
         let mut events = vec![Event {
-            t: reading.t,
+            t: last.t,
             kind: EventKind::Orientation {
                 turned: self.turned,
             },
@@ -259,13 +275,27 @@ impl Recognizer {
         self.turned
     }
 
-    fn feed_oriented(&mut self, reading: TimedReading) -> Vec<Event> {
+    fn feed_oriented(&mut self, batch: &[TimedReading]) -> Vec<Event> {
+        for (index, timed) in batch.iter().enumerate() {
+            // Within a read each reading is decided on in turn (the order of the hands is
+            // evidence), but only what holds at its end is told.
+            self.quiet = index + 1 < batch.len();
+            self.read(*timed);
+        }
+        if batch.len() > 1 {
+            self.report_moves();
+            self.tell_status();
+        }
+        std::mem::take(&mut self.events)
+    }
+
+    fn read(&mut self, timed: TimedReading) {
         self.refused.set(None);
-        let t = reading.t;
+        let t = timed.t;
         let reading = if self.turned {
-            turn_round(reading.reading)
+            turn_round(timed.reading)
         } else {
-            reading.reading
+            timed.reading
         };
         match reading {
             Reading::Occupancy(occupancy) => {
@@ -308,7 +338,6 @@ impl Recognizer {
             }
             Reading::Promote(role) => self.promote(role, t),
         }
-        std::mem::take(&mut self.events)
     }
 
     /// Ends the session: a piece still in the air over a capture is taken as that capture,
@@ -1054,12 +1083,20 @@ impl Recognizer {
     }
 
     fn set_status(&mut self, status: BoardStatus) {
-        if status == self.status {
+        self.status = status;
+        if !self.quiet {
+            self.tell_status();
+        }
+    }
+
+    /// Tells listeners how the board's status changed since they were last told.
+    fn tell_status(&mut self) {
+        if self.status == self.told_status {
             return;
         }
-        let was_illegal = matches!(self.status, BoardStatus::Illegal { .. });
-        self.status = status.clone();
-        match status {
+        let was_illegal = matches!(self.told_status, BoardStatus::Illegal { .. });
+        self.told_status = self.status.clone();
+        match self.status.clone() {
             BoardStatus::Waiting { lifted, placed } => {
                 if was_illegal {
                     self.emit(EventKind::Recovered);
@@ -1106,6 +1143,9 @@ impl Recognizer {
 
     /// Tells listeners how the most likely line differs from what they were told.
     fn report_moves(&mut self) {
+        if self.quiet {
+            return;
+        }
         self.report_dead_sensors();
         let line = &self.lines[0];
         let moves = line.moves();

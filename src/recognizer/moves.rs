@@ -1,5 +1,6 @@
 //! How a move changes which squares are occupied.
 
+use shakmaty::attacks::between;
 use shakmaty::{Bitboard, CastlingSide, Move, Role, Square};
 
 /// The squares a move empties and the squares it fills.
@@ -94,6 +95,35 @@ pub fn touched_squares(m: Move) -> Bitboard {
     f.vacated | f.filled | victim | f.lifted
 }
 
+/// The squares a piece slid along the board reads on its way, beside its origin and
+/// destination: those it passes over, and on a diagonal the two squares each step brushes.
+/// Knights are lifted, not slid.
+pub fn slide_way(m: Move) -> Bitboard {
+    let way = |from: Square, to: Square| {
+        let mut squares = between(from, to);
+        let mut previous = from;
+        for step in between(from, to).with(to) {
+            if previous.file() != step.file() && previous.rank() != step.rank() {
+                squares.add(Square::from_coords(previous.file(), step.rank()));
+                squares.add(Square::from_coords(step.file(), previous.rank()));
+            }
+            previous = step;
+        }
+        squares & !Bitboard::from_square(from) & !Bitboard::from_square(to)
+    };
+    match m {
+        Move::Normal { role: Role::Knight, .. } | Move::Put { .. } => Bitboard::EMPTY,
+        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => way(from, to),
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(king < rook);
+            let rank = king.rank();
+            let king_to = Square::from_coords(side.king_to_file(), rank);
+            let rook_to = Square::from_coords(side.rook_to_file(), rank);
+            way(king, king_to) | way(rook, rook_to)
+        }
+    }
+}
+
 /// The role a promotion move promotes to, if it is one.
 pub fn promotion_role(m: Move) -> Option<Role> {
     match m {
@@ -126,6 +156,40 @@ mod tests {
             hidden_castle_squares(king_f1),
             Bitboard::from_square(Square::F1)
         );
+    }
+
+    #[test]
+    fn a_slide_passes_the_squares_between_and_brushes_a_diagonal() {
+        let queen = Move::Normal {
+            role: Role::Queen,
+            from: Square::D1,
+            capture: None,
+            to: Square::D4,
+            promotion: None,
+        };
+        assert_eq!(
+            slide_way(queen),
+            Bitboard::from_square(Square::D2).with(Square::D3)
+        );
+        let pawn_takes = Move::Normal {
+            role: Role::Pawn,
+            from: Square::E3,
+            capture: Some(Role::Knight),
+            to: Square::D4,
+            promotion: None,
+        };
+        assert_eq!(
+            slide_way(pawn_takes),
+            Bitboard::from_square(Square::E4).with(Square::D3)
+        );
+        let knight = Move::Normal {
+            role: Role::Knight,
+            from: Square::G1,
+            capture: None,
+            to: Square::F3,
+            promotion: None,
+        };
+        assert_eq!(slide_way(knight), Bitboard::EMPTY);
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! Finds the cheapest ways a line explains what the board senses now: moves forward,
 //! a revised last move, or a return to an earlier position.
 
+use shakmaty::attacks::king_attacks;
 use shakmaty::{Bitboard, Move, Position, Role};
 
 use super::evidence::{Evidence, Stamp};
 use super::line::{Line, Node};
-use super::moves::{footprint, promotion_role, touched_squares};
+use super::moves::{footprint, promotion_role, slide_way, touched_squares};
 
 /// Costs, in tenths of a ply: shorter stories win, proven captures beat unproven ones.
 pub const PLY: u32 = 10;
@@ -487,6 +488,17 @@ fn part_of_a_move(node: &Node, sensed: Sensed, disturbed: Bitboard, spare: usize
         let stray = (missing & !may_empty) | (disturbed & !(may_empty | print.filled));
         // Only the other player's own pieces are the second hand's.
         let second_hand = stray.count() <= spare && (stray & !node.position.them()).is_empty();
-        picked_up && (stray.is_empty() || second_hand) && (extra & !print.filled).is_empty()
+        // A piece slid along the board reads on the squares it passes, once it has left
+        // its square (or while it straddles its square and the next).
+        let passing = extra & slide_way(m) & !print.filled;
+        let origin = print.lifted & !victim;
+        let sliding = passing.is_empty()
+            || !(origin & missing).is_empty()
+            || (passing & !origin.into_iter().fold(Bitboard::EMPTY, |n, sq| n | king_attacks(sq)))
+                .is_empty();
+        picked_up
+            && sliding
+            && (stray.is_empty() || second_hand)
+            && (extra & !(print.filled | passing)).is_empty()
     })
 }

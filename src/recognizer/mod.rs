@@ -697,8 +697,18 @@ impl Recognizer {
                     self.refresh_status();
                     return;
                 }
+                // The last move's piece went on to take a piece it passed on its way (a slide
+                // that straddled two squares): a proven capture is where it came to rest, not a
+                // piece still in the hand.
+                let slid_on_to_capture = found
+                    .iter()
+                    .all(|(_, e)| e.undo == 1 && e.moves.len() == 1 && e.unproven == 0)
+                    && found.iter().any(|(_, e)| e.latest_proof.is_some());
                 match cheapest {
-                    Some(cost) if in_progress.is_none_or(|waiting| cost < waiting) => {
+                    Some(cost)
+                        if in_progress.is_none_or(|waiting| cost < waiting)
+                            || slid_on_to_capture =>
+                    {
                         self.advance(found, stamp)
                     }
                     None if in_progress.is_none() && self.explain_with_dead_sensor(stamp) => {}

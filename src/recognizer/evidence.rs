@@ -28,6 +28,10 @@ struct Entry {
     observation: Observation,
 }
 
+/// How long a slid piece may read on two squares at once: it reaches the next square a
+/// moment before it leaves the one it was on.
+pub const STRADDLE_MS: Millis = 50;
+
 /// Entries older than every base position still searched are dropped; this bounds the rest.
 const MAX_ENTRIES: usize = 4096;
 
@@ -192,11 +196,24 @@ impl Evidence {
             let Observation::Arrived { square, from_event } = e.observation else {
                 return None;
             };
-            if square != victim || e.stamp <= departure {
+            // A slid piece straddles its square and the next for a moment: it may reach
+            // the victim's square just before it leaves its own.
+            let after_departure = e.stamp > departure;
+            let straddling = departure.t.saturating_sub(e.stamp.t) <= STRADDLE_MS;
+            if square != victim || !(after_departure || straddling) {
                 return None;
             }
-            if from_event {
+            if from_event && after_departure {
                 return Some(e.stamp);
+            }
+            if from_event {
+                // Reached before the capturer left: the victim must have been taken off first.
+                let taken_off = window[i + 1..].iter().find_map(|e| match e.observation {
+                    Observation::Left { square: s } if s == victim => Some(true),
+                    Observation::Arrived { square: s, .. } if s == victim => Some(false),
+                    _ => None,
+                });
+                return taken_off.unwrap_or(false).then_some(e.stamp);
             }
             self.vacancy_before(&window[i + 1..], victim, e.stamp)
                 .map(|_| e.stamp)

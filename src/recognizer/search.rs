@@ -4,7 +4,7 @@
 use shakmaty::attacks::king_attacks;
 use shakmaty::{Bitboard, Move, Position, Role};
 
-use super::evidence::{Evidence, Stamp};
+use super::evidence::{Evidence, STRADDLE_MS, Stamp};
 use super::line::{Line, Node};
 use super::moves::{footprint, promotion_role, slide_way, touched_squares};
 
@@ -356,8 +356,9 @@ impl Search<'_, '_> {
             .filter_map(|sq| evidence.last_arrival(sq, self.since))
             .max();
         // By time, not by order: a poll's occupancy may reveal a lift whose event was lost.
+        // A slid piece may read on its new square a moment before its old one empties.
         match (left, landed) {
-            (Some(left), Some(landed)) => landed.t >= left.t,
+            (Some(left), Some(landed)) => landed.t + STRADDLE_MS >= left.t,
             _ => true,
         }
     }

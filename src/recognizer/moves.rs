@@ -96,30 +96,51 @@ pub fn touched_squares(m: Move) -> Bitboard {
 }
 
 /// The squares a piece slid along the board reads on its way, beside its origin and
-/// destination: those it passes over, and on a diagonal the two squares each step brushes.
-/// Knights are lifted, not slid.
-pub fn slide_way(m: Move) -> Bitboard {
+/// destination. Knights are lifted, not slid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SlideWay {
+    /// The squares it passes over.
+    pub passed: Bitboard,
+    /// On a diagonal, the two squares beside each step, which it may brush.
+    pub brushed: Bitboard,
+}
+
+pub fn slide_way(m: Move) -> SlideWay {
     let way = |from: Square, to: Square| {
-        let mut squares = between(from, to);
+        let passed = between(from, to);
+        let mut brushed = Bitboard::EMPTY;
         let mut previous = from;
-        for step in between(from, to).with(to) {
+        for step in passed.with(to) {
             if previous.file() != step.file() && previous.rank() != step.rank() {
-                squares.add(Square::from_coords(previous.file(), step.rank()));
-                squares.add(Square::from_coords(step.file(), previous.rank()));
+                brushed.add(Square::from_coords(previous.file(), step.rank()));
+                brushed.add(Square::from_coords(step.file(), previous.rank()));
             }
             previous = step;
         }
-        squares & !Bitboard::from_square(from) & !Bitboard::from_square(to)
+        SlideWay {
+            passed,
+            brushed: brushed & !passed & !Bitboard::from_square(from) & !Bitboard::from_square(to),
+        }
+    };
+    let none = SlideWay {
+        passed: Bitboard::EMPTY,
+        brushed: Bitboard::EMPTY,
     };
     match m {
-        Move::Normal { role: Role::Knight, .. } | Move::Put { .. } => Bitboard::EMPTY,
+        Move::Normal {
+            role: Role::Knight, ..
+        }
+        | Move::Put { .. } => none,
         Move::Normal { from, to, .. } | Move::EnPassant { from, to } => way(from, to),
         Move::Castle { king, rook } => {
             let side = CastlingSide::from_king_side(king < rook);
             let rank = king.rank();
-            let king_to = Square::from_coords(side.king_to_file(), rank);
-            let rook_to = Square::from_coords(side.rook_to_file(), rank);
-            way(king, king_to) | way(rook, rook_to)
+            let king_way = way(king, Square::from_coords(side.king_to_file(), rank));
+            let rook_way = way(rook, Square::from_coords(side.rook_to_file(), rank));
+            SlideWay {
+                passed: king_way.passed | rook_way.passed,
+                brushed: none.brushed,
+            }
         }
     }
 }
@@ -168,9 +189,10 @@ mod tests {
             promotion: None,
         };
         assert_eq!(
-            slide_way(queen),
+            slide_way(queen).passed,
             Bitboard::from_square(Square::D2).with(Square::D3)
         );
+        assert_eq!(slide_way(queen).brushed, Bitboard::EMPTY);
         let pawn_takes = Move::Normal {
             role: Role::Pawn,
             from: Square::E3,
@@ -178,8 +200,9 @@ mod tests {
             to: Square::D4,
             promotion: None,
         };
+        assert_eq!(slide_way(pawn_takes).passed, Bitboard::EMPTY);
         assert_eq!(
-            slide_way(pawn_takes),
+            slide_way(pawn_takes).brushed,
             Bitboard::from_square(Square::E4).with(Square::D3)
         );
         let knight = Move::Normal {
@@ -189,7 +212,7 @@ mod tests {
             to: Square::F3,
             promotion: None,
         };
-        assert_eq!(slide_way(knight), Bitboard::EMPTY);
+        assert_eq!(slide_way(knight).passed | slide_way(knight).brushed, Bitboard::EMPTY);
     }
 
     #[test]

@@ -490,13 +490,16 @@ fn part_of_a_move(node: &Node, sensed: Sensed, disturbed: Bitboard, spare: usize
         // Only the other player's own pieces are the second hand's.
         let second_hand = stray.count() <= spare && (stray & !node.position.them()).is_empty();
         // A piece slid along the board reads on the squares it passes, once it has left
-        // its square (or while it straddles its square and the next).
-        let passing = extra & slide_way(m) & !print.filled;
+        // its square; while it still straddles its square, only on the next one.
+        let way = slide_way(m);
+        let passing = extra & (way.passed | way.brushed) & !print.filled;
         let origin = print.lifted & !victim;
+        let next_to_origin = origin
+            .into_iter()
+            .fold(Bitboard::EMPTY, |near, sq| near | king_attacks(sq));
         let sliding = passing.is_empty()
             || !(origin & missing).is_empty()
-            || (passing & !origin.into_iter().fold(Bitboard::EMPTY, |n, sq| n | king_attacks(sq)))
-                .is_empty();
+            || (passing & !(way.passed & next_to_origin)).is_empty();
         picked_up
             && sliding
             && (stray.is_empty() || second_hand)

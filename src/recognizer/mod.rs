@@ -248,9 +248,10 @@ impl Recognizer {
         if self.has_moved() {
             return events;
         }
-        // A move the other way round proves the orientation, unless a dead sensor had to
-        // be invented for it: that is a guess on a guess.
-        if !rival.has_moved() || !rival.dead().is_empty() {
+        // A move the other way round proves the orientation. With a dead sensor under the
+        // start position both ways see it, and only the right way round reads White's first
+        // move as one ply: the wrong way needs a hidden move before it.
+        if !rival.has_moved() {
             self.rival = Some(rival);
             return events;
         }

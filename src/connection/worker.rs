@@ -308,6 +308,12 @@ impl Worker {
                         io::ErrorKind::TimedOut | io::ErrorKind::Interrupted
                     ) =>
                 {
+                    // A still board decides a capture seen only as the capturer's lift.
+                    let events = self.recognizer.tick(self.millis());
+                    if !events.is_empty() {
+                        self.send(Update::Events(events));
+                        self.send_snapshot(self.dropped_before + session.dropped());
+                    }
                     session.tick(self.micros(), &mut readings)
                 }
                 Err(e) => return Err(e),
@@ -320,12 +326,17 @@ impl Worker {
                 let t = self.millis();
                 let dropped = self.dropped_before + session.dropped();
                 let mut changed = dropped != self.told_dropped;
+                let mut news = Vec::with_capacity(readings.len());
                 for reading in readings.drain(..) {
                     let reading = self.orientation.apply(reading);
                     if self.is_news(reading) {
-                        self.feed(TimedReading::new(t, reading));
-                        changed = true;
+                        news.push(TimedReading::new(t, reading));
                     }
+                }
+                // One read of the board (a poll's events and occupancy) is decided on at once.
+                if !news.is_empty() {
+                    self.feed(&news);
+                    changed = true;
                 }
                 // Memory and messages grow with changes on the board, never with idle time.
                 if changed {
@@ -353,9 +364,11 @@ impl Worker {
         news
     }
 
-    fn feed(&mut self, reading: TimedReading) {
-        self.send(Update::Reading(reading));
-        let events = self.recognizer.feed(reading);
+    fn feed(&mut self, read: &[TimedReading]) {
+        for &reading in read {
+            self.send(Update::Reading(reading));
+        }
+        let events = self.recognizer.feed_batch(read);
         if !events.is_empty() {
             self.send(Update::Events(events));
         }
@@ -367,7 +380,7 @@ impl Worker {
             Command::Disconnect => return Flow::Stop,
             // A promotion choice is a reading: it goes into the sensor log too.
             Command::Promote(role) => {
-                self.feed(TimedReading::new(t, Reading::Promote(role)));
+                self.feed(&[TimedReading::new(t, Reading::Promote(role))]);
                 Vec::new()
             }
             Command::Undo => self.recognizer.undo(t),

@@ -16,6 +16,8 @@ pub struct Node {
     pub last_move: Option<Move>,
     /// When this position became the current one.
     pub since: Stamp,
+    /// The move that led here was guessed from a still board, not seen to land.
+    pub guessed: bool,
     legal: OnceCell<Vec<(Move, Bitboard)>>,
 }
 
@@ -27,6 +29,7 @@ impl Node {
             occupancy,
             last_move,
             since,
+            guessed: false,
             legal: OnceCell::new(),
         }
     }

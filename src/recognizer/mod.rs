@@ -47,6 +47,10 @@ pub struct Config {
     pub min_vacancy_ms: Millis,
     /// Which way round the board stands on its sensors.
     pub orientation: BoardOrientation,
+    /// After this long without a reading, a piece still in the hand that has exactly one
+    /// capture is taken to have made it: fast hands lift the victim and set the capturer
+    /// down between two readings, so only the capturer's lift shows.
+    pub still_ms: Millis,
 }
 
 impl Default for Config {
@@ -55,6 +59,7 @@ impl Default for Config {
             start: None,
             min_vacancy_ms: 100,
             orientation: BoardOrientation::Auto,
+            still_ms: 1000,
         }
     }
 }
@@ -181,6 +186,8 @@ pub struct Recognizer {
     refused: std::cell::Cell<Option<Move>>,
     /// The wrong move last told, so it is told once.
     reported_wrong: Option<Move>,
+    /// The reading after which the board's stillness was last weighed.
+    decided_still_at: Option<Stamp>,
 }
 
 impl Recognizer {
@@ -225,6 +232,7 @@ impl Recognizer {
             expected: None,
             refused: std::cell::Cell::new(None),
             reported_wrong: None,
+            decided_still_at: None,
         }
     }
 
@@ -237,10 +245,12 @@ impl Recognizer {
     /// occupancy), deciding once, on where the pieces are at its end: the events of a poll
     /// are the way there, as a slid piece's squares are. Returns what it decided.
     pub fn feed_batch(&mut self, batch: &[TimedReading]) -> Vec<Event> {
-        let Some(last) = batch.last() else {
+        let (Some(first), Some(last)) = (batch.first(), batch.last()) else {
             return Vec::new();
         };
-        let events = self.feed_oriented(batch);
+        // What the board's stillness before this read decided, at the time it did.
+        let mut events = self.tick(first.t);
+        events.extend(self.feed_oriented(batch));
         let Some(mut rival) = self.rival.take() else {
             return events;
         };
@@ -339,6 +349,47 @@ impl Recognizer {
             }
             Reading::Promote(role) => self.promote(role, t),
         }
+    }
+
+    /// Time has passed without a reading (a board that says nothing while no piece moves):
+    /// once the board has been still for `still_ms` with one piece in the hand, that piece
+    /// has made its capture, if it has exactly one. Decided at the time the stillness began
+    /// plus `still_ms`; a later reading still revises it. Call it while idle; `feed` calls
+    /// it first by itself.
+    pub fn tick(&mut self, t: Millis) -> Vec<Event> {
+        let still_since = self.now.t;
+        let waiting = matches!(self.status, BoardStatus::Waiting { .. });
+        if !waiting
+            || self.rival.is_some()
+            || self.awaiting.is_some()
+            || self.decided_still_at == Some(self.now)
+            || t < still_since.saturating_add(self.config.still_ms)
+        {
+            return Vec::new();
+        }
+        self.decided_still_at = Some(self.now);
+        let lifted = self.view().missing(self.expected_occupancy());
+        let placed = self.view().extra(self.expected_occupancy());
+        let found = self.explanations(true);
+        let made_its_capture = |e: &Explanation| {
+            e.undo == 0
+                && matches!(e.moves.as_slice(), [m] if m.is_capture() && m.from().is_some_and(|from| lifted == Bitboard::from_square(from)))
+        };
+        // With several captures the hand may still choose: only one is decided on.
+        if placed.is_empty() && found.len() == 1 && found.iter().all(|(_, e)| made_its_capture(e)) {
+            let stamp = self
+                .evidence
+                .stamp(still_since.saturating_add(self.config.still_ms));
+            self.now = stamp;
+            self.advance(found, stamp);
+            for line in &mut self.lines {
+                if let Some(node) = line.nodes.last_mut() {
+                    node.guessed = true;
+                }
+            }
+            self.decided_still_at = Some(self.now);
+        }
+        std::mem::take(&mut self.events)
     }
 
     /// Ends the session: a piece still in the air over a capture is taken as that capture,

@@ -94,7 +94,14 @@ pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
     // Plies the user pinned are neither revised nor taken back by what the sensors say.
     if n > line.pinned && !one_ply_found {
         let previous = &line.nodes[n - 1];
-        forward(previous, ctx, 1, REVISION, current.last_move, &mut found);
+        // A ply guessed from a still board is no more than a guess: replacing it costs no
+        // more than the ply that replaces it, and undoing it next to nothing.
+        let (revision, guess_undone) = if current.guessed {
+            (0, PLY)
+        } else {
+            (REVISION, 0)
+        };
+        forward(previous, ctx, 1, revision, current.last_move, &mut found);
         // Takebacks: the newest earlier position that matches.
         if let Some(k) = (line.pinned..n)
             .rev()
@@ -104,7 +111,7 @@ pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
             found.push(Explanation {
                 undo,
                 moves: Vec::new(),
-                cost: PLY * undo as u32 + TAKEBACK,
+                cost: PLY * undo as u32 + TAKEBACK - guess_undone,
                 latest_proof: None,
                 unproven: 0,
                 newly_dead: Bitboard::EMPTY,

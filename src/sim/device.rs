@@ -20,6 +20,9 @@ const FRAME_GAP: Duration = Duration::from_millis(5);
 const CENTAUR_ADDRESS: [u8; 2] = [0x06, 0x50];
 /// Milliseconds a scanning board's noise lasts: one scan.
 const SCAN_MS: u64 = 20;
+/// How long a polled board's noise lasts: a little longer than the host's poll period, so
+/// about one poll reads it.
+const CENTAUR_NOISE: Duration = Duration::from_millis(80);
 
 /// Why a run of the device ended.
 #[derive(Debug, PartialEq, Eq)]
@@ -42,8 +45,9 @@ pub struct Device {
     next: usize,
     /// The sensor of this square reads empty until then (Centaur polls).
     dropout: Option<(Square, Instant)>,
-    /// The sensor of this square reads the opposite in the next state a host polls.
-    emi: Option<Square>,
+    /// The sensor of this square reads the opposite until then (Centaur polls): about one
+    /// poll of the host.
+    emi: Option<(Square, Instant)>,
     /// How long to wait for the host's bytes before looking at the script again.
     poll: Duration,
 }
@@ -168,8 +172,12 @@ impl Device {
                         self.dropout = None;
                     }
                 }
-                if let Some(square) = self.emi.take() {
-                    occupancy.toggle(square);
+                if let Some((square, until)) = self.emi {
+                    if Instant::now() < until {
+                        occupancy.toggle(square);
+                    } else {
+                        self.emi = None;
+                    }
                 }
                 let time_ms = self.started.elapsed().as_millis() as u64;
                 self.centaur.receive(bytes, occupancy, time_ms)
@@ -226,7 +234,7 @@ impl Device {
                 }
             }
             Action::Emi(square) => match self.protocol {
-                Protocol::Centaur => self.emi = Some(*square),
+                Protocol::Centaur => self.emi = Some((*square, Instant::now() + CENTAUR_NOISE)),
                 Protocol::Liboard | Protocol::Text => {
                     let mut flipped = self.board.occupancy();
                     flipped.toggle(*square);

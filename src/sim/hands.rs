@@ -131,6 +131,42 @@ pub struct Scripted {
     pub script: Vec<(u64, Action)>,
     /// For each game, the time each move was physically completed: its last lift or place.
     pub done_at: Vec<Vec<u64>>,
+    /// How often the hands did each lively thing.
+    pub counts: HandCounts,
+}
+
+/// How often the hands did each lively thing in a script.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HandCounts {
+    /// Moves slid along the board.
+    pub slides: usize,
+    /// Slides that brushed a square beside their path.
+    pub brushes: usize,
+    /// Pieces knocked over (and set back).
+    pub knocks: usize,
+    /// Moves set down beside their destination and nudged onto it.
+    pub nudges: usize,
+    /// Moves whose piece was left off-centre, unseen.
+    pub unseen: usize,
+    /// Off-centre pieces straightened later (by the player or adjusting it).
+    pub straightened: usize,
+    /// Captures made in one motion.
+    pub fast_captures: usize,
+    /// Readings flipped by electrical noise.
+    pub emi: usize,
+}
+
+impl HandCounts {
+    pub fn add(&mut self, other: &HandCounts) {
+        self.slides += other.slides;
+        self.brushes += other.brushes;
+        self.knocks += other.knocks;
+        self.nudges += other.nudges;
+        self.unseen += other.unseen;
+        self.straightened += other.straightened;
+        self.fast_captures += other.fast_captures;
+        self.emi += other.emi;
+    }
 }
 
 /// The timed actions that play `games` one after another, each from its own setup.
@@ -155,6 +191,7 @@ pub fn script_session(games: &[GameRecord], style: &HandStyle) -> Scripted {
     let mut extra = fastrand::Rng::with_seed(style.seed ^ LIVELY_SEED);
     let mut script = Vec::new();
     let mut done_at = Vec::new();
+    let mut counts = HandCounts::default();
     let mut t = 500;
     for game in games {
         script.push((t, Action::SetUp(game.start.clone())));
@@ -163,7 +200,7 @@ pub fn script_session(games: &[GameRecord], style: &HandStyle) -> Scripted {
         let mut unseen: Vec<Unseen> = Vec::new();
         let mut done = Vec::new();
         for &m in &game.moves {
-            straighten_due(&mut unseen, t, &mut script);
+            counts.straightened += straighten_due(&mut unseen, t, &mut script);
             let started = t;
             let step = varied(style.step_ms, style.vary, &mut extra);
             let mover = position.turn();
@@ -172,7 +209,10 @@ pub fn script_session(games: &[GameRecord], style: &HandStyle) -> Scripted {
                 && let Some(piece) = position.board().piece_at(square)
             {
                 // Adjusting an off-centre piece sets it straight.
-                unseen.retain(|u| u.square != square);
+                if let Some(index) = unseen.iter().position(|u| u.square == square) {
+                    unseen.remove(index);
+                    counts.straightened += 1;
+                }
                 script.push((t, Action::Lift(square)));
                 script.push((t + step / 2, Action::Place(square, piece)));
                 t += step;
@@ -180,6 +220,7 @@ pub fn script_session(games: &[GameRecord], style: &HandStyle) -> Scripted {
             let base = hand_steps(&position, m, style, &mut rng);
             let unseen_now = unseen.iter().map(|u| u.square).collect();
             let planned = plan_move(&position, m, base, step, style, &mut extra, unseen_now);
+            counts.add(&planned.counts);
             script.extend(planned.actions.iter().map(|(at, a)| (t + at, a.clone())));
             done.push(t + planned.done);
             let finished = t + planned.end;
@@ -212,19 +253,25 @@ pub fn script_session(games: &[GameRecord], style: &HandStyle) -> Scripted {
             if extra.f64() < style.emi {
                 let at = started + extra.u64(0..=t - started);
                 script.push((at, Action::Emi(Square::new(extra.u32(0..64)))));
+                counts.emi += 1;
             }
         }
         // Pieces straightened before the board is set up again; the others never are.
-        straighten_due(&mut unseen, t, &mut script);
+        counts.straightened += straighten_due(&mut unseen, t, &mut script);
         done_at.push(done);
     }
     // Set-backs, straightenings and noise may fall among later actions.
     script.sort_by_key(|(at, _)| *at);
-    Scripted { script, done_at }
+    Scripted {
+        script,
+        done_at,
+        counts,
+    }
 }
 
-/// Straightens the off-centre pieces whose time has come before `t`.
-fn straighten_due(unseen: &mut Vec<Unseen>, t: u64, script: &mut Vec<(u64, Action)>) {
+/// Straightens the off-centre pieces whose time has come before `t`; returns how many.
+fn straighten_due(unseen: &mut Vec<Unseen>, t: u64, script: &mut Vec<(u64, Action)>) -> usize {
+    let before = unseen.len();
     unseen.retain(|u| match u.straighten_at {
         Some(at) if at < t => {
             script.push((at, Action::Straighten(u.square)));
@@ -232,6 +279,7 @@ fn straighten_due(unseen: &mut Vec<Unseen>, t: u64, script: &mut Vec<(u64, Actio
         }
         _ => true,
     });
+    before - unseen.len()
 }
 
 /// `mean` milliseconds, varied by up to `vary` of it either way.
@@ -261,6 +309,7 @@ struct Planned {
     touched: Bitboard,
     /// The square the moving piece was left off-centre on.
     unseen: Option<Square>,
+    counts: HandCounts,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -312,6 +361,24 @@ fn plan_move(
     };
     actions.sort_by_key(|(at, _)| *at);
 
+    let mut counts = HandCounts::default();
+    match manner {
+        Manner::Slide => {
+            counts.slides = 1;
+            let on_line = m.from().map_or(Bitboard::EMPTY, |from| {
+                line_between(from, m.to()).into_iter().collect::<Bitboard>()
+            });
+            counts.brushes = usize::from(
+                actions
+                    .iter()
+                    .any(|(_, a)| matches!(a, Action::Pass(sq, _) if !on_line.contains(*sq))),
+            );
+        }
+        Manner::Nudge => counts.nudges = 1,
+        Manner::Fast => counts.fast_captures = 1,
+        Manner::Plain => {}
+    }
+
     let mut touched = Bitboard::EMPTY;
     for (_, action) in &actions {
         if let Action::Lift(sq)
@@ -347,6 +414,7 @@ fn plan_move(
         {
             last.1 = Action::PlaceUnseen(sq, piece);
             left_unseen = Some(to);
+            counts.unseen = 1;
         }
     }
 
@@ -395,6 +463,7 @@ fn plan_move(
                 end = end.max(set_back + step);
             }
             touched.add(square);
+            counts.knocks = 1;
             actions.sort_by_key(|(at, _)| *at);
         }
     }
@@ -415,6 +484,7 @@ fn plan_move(
         end,
         touched,
         unseen: left_unseen,
+        counts,
     }
 }
 

@@ -5,7 +5,7 @@
 use shakmaty::{Bitboard, Move, Role, Square};
 
 use super::board::PhysicalBoard;
-use super::hands::{Action, HandStyle, script_session};
+use super::hands::{Action, HandCounts, HandStyle, script_session};
 use crate::reading::{Reading, TimedReading};
 use crate::recognizer::GameRecord;
 use crate::recognizer::event::uci;
@@ -114,6 +114,8 @@ pub struct Recording {
     pub games: Vec<Vec<String>>,
     /// For each game, the time each move was physically completed: its last lift or place.
     pub done_at: Vec<Vec<u64>>,
+    /// How often the hands did each lively thing.
+    pub counts: HandCounts,
 }
 
 /// `games` played by `style`'s hands on a board read in `mode`. An underpromotion is
@@ -142,6 +144,7 @@ pub fn record_games(games: &[GameRecord], style: &HandStyle, mode: Mode) -> Reco
             .map(|g| g.moves.iter().map(|&m| uci(m).to_string()).collect())
             .collect(),
         done_at: scripted.done_at,
+        counts: scripted.counts,
         script: scripted.script,
         readings,
     }

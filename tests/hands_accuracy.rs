@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use boardsight::recognizer::GameRecord;
-use boardsight::sim::{Action, HandCounts, HandStyle, Mode, Recording, record_games};
+use boardsight::sim::{HandCounts, HandStyle, Mode, Recording, record_games};
 use common::accuracy::{SessionResult, Tally, Truth, print_table, score_session, session_names};
 use common::uci_moves;
 
@@ -125,36 +125,6 @@ fn held_out_games() -> Vec<GameRecord> {
         .collect()
 }
 
-/// What the hands did in a category's sessions, and what became of off-centre pieces.
-#[derive(Default)]
-struct Counts {
-    hands: HandCounts,
-    straightened: usize,
-    lifted: usize,
-    never: usize,
-}
-
-impl Counts {
-    fn add(&mut self, recording: &Recording) {
-        self.hands.add(&recording.counts);
-        let script = &recording.script;
-        for (i, (_, action)) in script.iter().enumerate() {
-            if let Action::PlaceUnseen(square, _) = action {
-                let fate = script[i + 1..].iter().find_map(|(_, later)| match later {
-                    Action::Straighten(s) if s == square => Some(true),
-                    Action::Lift(s) | Action::Replace(s, _) if s == square => Some(false),
-                    _ => None,
-                });
-                match fate {
-                    Some(true) => self.straightened += 1,
-                    Some(false) => self.lifted += 1,
-                    None => self.never += 1,
-                }
-            }
-        }
-    }
-}
-
 fn truth_of(recording: &Recording, category: &str) -> Truth {
     Truth {
         games: recording.games.clone(),
@@ -188,7 +158,7 @@ fn held_out_sessions_with_lively_hands_are_recognised() {
 
     let mut groups: BTreeMap<String, Tally> = BTreeMap::new();
     let mut by_category: BTreeMap<&str, Tally> = BTreeMap::new();
-    let mut counts: BTreeMap<&str, Counts> = BTreeMap::new();
+    let mut counts: BTreeMap<&str, HandCounts> = BTreeMap::new();
     let mut failures = Vec::new();
     let mut next_game = 0;
     for (c, (category, style)) in categories.iter().enumerate() {
@@ -203,7 +173,7 @@ fn held_out_sessions_with_lively_hands_are_recognised() {
                     ..style.clone()
                 };
                 let recording = record_games(std::slice::from_ref(game), &style, mode);
-                counts.entry(category).or_default().add(&recording);
+                counts.entry(category).or_default().add(&recording.counts);
                 let name = format!("{category}-{}-{index:03}", mode.name());
                 let truth = truth_of(&recording, category);
                 if let Some(dir) = &write_to {
@@ -224,11 +194,10 @@ fn held_out_sessions_with_lively_hands_are_recognised() {
     for failure in &failures {
         println!("  {failure}");
     }
-    for (category, c) in &counts {
-        let h = &c.hands;
+    for (category, h) in &counts {
         println!(
             "{category:<7} slides {} (brushing {}), knocks {}, nudges {}, fast captures {}, \
-             emi {}, off-centre {} (straightened {}, lifted {}, never {})",
+             emi {}, off-centre {} (straightened {}, moved on {}, captured {}, left {})",
             h.slides,
             h.brushes,
             h.knocks,
@@ -236,29 +205,32 @@ fn held_out_sessions_with_lively_hands_are_recognised() {
             h.fast_captures,
             h.emi,
             h.unseen,
-            c.straightened,
-            c.lifted,
-            c.never
+            h.straightened,
+            h.unseen_moved,
+            h.unseen_captured,
+            h.unseen_left
         );
     }
 
     // The sessions show what they are named for.
-    let hands = |category: &str| &counts[category].hands;
     for (category, done) in [
-        ("slide", hands("slide").slides),
-        ("knock", hands("knock").knocks),
-        ("nudge", hands("nudge").nudges),
-        ("unseen", hands("unseen").unseen),
-        ("fast", hands("fast").fast_captures),
-        ("emi", hands("emi").emi),
+        ("slide", counts["slide"].slides),
+        ("knock", counts["knock"].knocks),
+        ("nudge", counts["nudge"].nudges),
+        ("unseen", counts["unseen"].unseen),
+        ("fast", counts["fast"].fast_captures),
+        ("emi", counts["emi"].emi),
     ] {
         assert!(done >= 20, "{category}: only {done}");
     }
-    assert!(hands("slide").brushes > 0, "no slide brushed a square");
+    assert!(counts["slide"].brushes > 0, "no slide brushed a square");
     let unseen = &counts["unseen"];
     assert!(
-        unseen.straightened > 0 && unseen.lifted > 0 && unseen.never > 0,
-        "off-centre pieces straightened, moved or captured, and left"
+        unseen.straightened > 0
+            && unseen.unseen_moved > 0
+            && unseen.unseen_captured > 0
+            && unseen.unseen_left > 0,
+        "off-centre pieces straightened, moved on, captured and left: {unseen:?}"
     );
 
     // The targets of issue 17.

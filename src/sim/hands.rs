@@ -150,6 +150,12 @@ pub struct HandCounts {
     pub unseen: usize,
     /// Off-centre pieces straightened later (by the player or adjusting it).
     pub straightened: usize,
+    /// Off-centre pieces moved on unseen.
+    pub unseen_moved: usize,
+    /// Off-centre pieces captured.
+    pub unseen_captured: usize,
+    /// Off-centre pieces still unseen when the game ended.
+    pub unseen_left: usize,
     /// Captures made in one motion.
     pub fast_captures: usize,
     /// Readings flipped by electrical noise.
@@ -164,6 +170,9 @@ impl HandCounts {
         self.nudges += other.nudges;
         self.unseen += other.unseen;
         self.straightened += other.straightened;
+        self.unseen_moved += other.unseen_moved;
+        self.unseen_captured += other.unseen_captured;
+        self.unseen_left += other.unseen_left;
         self.fast_captures += other.fast_captures;
         self.emi += other.emi;
     }
@@ -177,12 +186,17 @@ pub fn script_games(games: &[GameRecord], style: &HandStyle) -> Vec<(u64, Action
 /// The lively behaviours' own generator, so the plain hands draw what they always drew.
 const LIVELY_SEED: u64 = 0x6c69_7665_6c79_2121;
 /// Chance that an off-centre piece is never straightened.
-const NEVER_STRAIGHTENED: f64 = 0.3;
+const NEVER_STRAIGHTENED: f64 = 0.4;
 
 /// An off-centre piece, and when it is to be straightened (never, if `None`).
 struct Unseen {
     square: Square,
     straighten_at: Option<u64>,
+    /// Its move had another that looks the same on the sensors (e2–e3 for e2–e4, any
+    /// square on a rook's line): it is straightened before another move touches it, or
+    /// by the end of the game, so that the game can be told in principle. A pawn's own
+    /// next move tells where it stood, so it may move on unseen.
+    reveal: bool,
 }
 
 /// The timed actions that play `games`, and when each move was completed.
@@ -199,8 +213,15 @@ pub fn script_session(games: &[GameRecord], style: &HandStyle) -> Scripted {
         let mut position = game.start.clone();
         let mut unseen: Vec<Unseen> = Vec::new();
         let mut done = Vec::new();
-        for &m in &game.moves {
+        for (ply, &m) in game.moves.iter().enumerate() {
             counts.straightened += straighten_due(&mut unseen, t, &mut script);
+            // An off-centre piece that must be seen before this move is straightened first.
+            if let Some(index) = unseen.iter().position(|u| u.reveal && touches(m, u.square)) {
+                script.push((t, Action::Straighten(unseen[index].square)));
+                unseen.remove(index);
+                counts.straightened += 1;
+                t += varied(2 * style.step_ms, style.vary, &mut extra);
+            }
             let started = t;
             let step = varied(style.step_ms, style.vary, &mut extra);
             let mover = position.turn();
@@ -224,7 +245,17 @@ pub fn script_session(games: &[GameRecord], style: &HandStyle) -> Scripted {
             script.extend(planned.actions.iter().map(|(at, a)| (t + at, a.clone())));
             done.push(t + planned.done);
             let finished = t + planned.end;
-            unseen.retain(|u| !planned.touched.contains(u.square));
+            unseen.retain(|u| {
+                if !touches(m, u.square) {
+                    return true;
+                }
+                if m.from() == Some(u.square) {
+                    counts.unseen_moved += 1;
+                } else {
+                    counts.unseen_captured += 1;
+                }
+                false
+            });
             for u in &mut unseen {
                 // Nobody straightens a piece in the middle of a move.
                 if let Some(at) = u.straighten_at.as_mut()
@@ -237,9 +268,15 @@ pub fn script_session(games: &[GameRecord], style: &HandStyle) -> Scripted {
             if let Some(square) = planned.unseen {
                 let straighten_at = (extra.f64() >= NEVER_STRAIGHTENED)
                     .then(|| t + planned.done + extra.u64(2_000..=30_000));
+                let own_move_next = game.moves[ply + 1..]
+                    .iter()
+                    .find(|later| touches(**later, square))
+                    .is_some_and(|later| later.from() == Some(square));
+                let pawn = m.role() == Role::Pawn;
                 unseen.push(Unseen {
                     square,
                     straighten_at,
+                    reveal: looks_like_another(&position, m) && !(pawn && own_move_next),
                 });
             }
             t = finished;
@@ -256,8 +293,17 @@ pub fn script_session(games: &[GameRecord], style: &HandStyle) -> Scripted {
                 counts.emi += 1;
             }
         }
-        // Pieces straightened before the board is set up again; the others never are.
+        // Pieces straightened before the board is set up again; the others never are,
+        // unless the game could not be told without.
         counts.straightened += straighten_due(&mut unseen, t, &mut script);
+        for u in &unseen {
+            if u.reveal {
+                script.push((t, Action::Straighten(u.square)));
+                counts.straightened += 1;
+            } else {
+                counts.unseen_left += 1;
+            }
+        }
         done_at.push(done);
     }
     // Set-backs, straightenings and noise may fall among later actions.
@@ -267,6 +313,31 @@ pub fn script_session(games: &[GameRecord], style: &HandStyle) -> Scripted {
         done_at,
         counts,
     }
+}
+
+/// Whether move `m` touches `square`: leaves it, lands on it, takes a piece from it.
+fn touches(m: Move, square: Square) -> bool {
+    match m {
+        Move::EnPassant { from, to } => {
+            [from, to, Square::from_coords(to.file(), from.rank())].contains(&square)
+        }
+        Move::Castle { king, rook } => {
+            let (king_to, rook_to) = castle_targets(king, rook);
+            [king, rook, king_to, rook_to].contains(&square)
+        }
+        _ => m.from() == Some(square) || m.to() == square,
+    }
+}
+
+/// Whether a move that lands unseen looks the same as another move of the same piece: a
+/// non-capture with another non-capture from the same square.
+fn looks_like_another(position: &Chess, m: Move) -> bool {
+    if m.is_capture() {
+        return false;
+    }
+    position.legal_moves().iter().any(|other| {
+        *other != m && other.from() == m.from() && !other.is_capture() && !other.is_castle()
+    })
 }
 
 /// Straightens the off-centre pieces whose time has come before `t`; returns how many.
@@ -305,8 +376,6 @@ struct Planned {
     done: u64,
     /// When the hands are free again (the next action may follow).
     end: u64,
-    /// Every square the move's hands touched or crossed.
-    touched: Bitboard,
     /// The square the moving piece was left off-centre on.
     unseen: Option<Square>,
     counts: HandCounts,
@@ -379,6 +448,8 @@ fn plan_move(
         Manner::Plain => {}
     }
 
+    // Every square the move's hands touch or cross (a castling's four, an en passant
+    // victim's).
     let mut touched = Bitboard::EMPTY;
     for (_, action) in &actions {
         if let Action::Lift(sq)
@@ -462,27 +533,15 @@ fn plan_move(
                 actions.push((set_back, Action::SetBack(square)));
                 end = end.max(set_back + step);
             }
-            touched.add(square);
             counts.knocks = 1;
             actions.sort_by_key(|(at, _)| *at);
         }
     }
 
-    match m {
-        Move::EnPassant { from, to } => touched.add(Square::from_coords(to.file(), from.rank())),
-        Move::Castle { king, rook } => {
-            let (king_to, rook_to) = castle_targets(king, rook);
-            for sq in [king, rook, king_to, rook_to] {
-                touched.add(sq);
-            }
-        }
-        _ => {}
-    }
     Planned {
         actions,
         done,
         end,
-        touched,
         unseen: left_unseen,
         counts,
     }
@@ -912,9 +971,22 @@ mod tests {
 
     #[test]
     fn lively_hands_put_pieces_only_on_empty_squares_and_complete_each_move_when_done() {
-        let games = crate::sim::sample::games();
+        // The samples (castling both ways, en passant, promotions) and real games.
+        let twic = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/twic1599_100k.pgn"
+        ))
+        .expect("the TWIC sample");
+        let mut games = crate::sim::sample::games();
+        games.extend(
+            crate::pgn::read_games(&twic)
+                .into_iter()
+                .filter_map(Result::ok)
+                .map(|g| g.game)
+                .take(12),
+        );
         let mut seen = std::collections::BTreeMap::<String, usize>::new();
-        for seed in 0..30 {
+        for seed in 0..20 {
             let scripted = script_session(&games, &busy_hands(seed));
             assert!(scripted.script.windows(2).all(|w| w[0].0 <= w[1].0));
             let mut board = PhysicalBoard::empty();

@@ -20,9 +20,9 @@ const FRAME_GAP: Duration = Duration::from_millis(5);
 const CENTAUR_ADDRESS: [u8; 2] = [0x06, 0x50];
 /// Milliseconds a scanning board's noise lasts: one scan.
 const SCAN_MS: u64 = 20;
-/// How long a polled board's noise lasts: a little longer than the host's poll period, so
-/// about one poll reads it.
-const CENTAUR_NOISE: Duration = Duration::from_millis(80);
+/// How long a polled board's noise lasts: a little longer than the host's poll period
+/// (75 ms), so one poll or two read it.
+const CENTAUR_NOISE: Duration = Duration::from_millis(120);
 
 /// Why a run of the device ended.
 #[derive(Debug, PartialEq, Eq)]

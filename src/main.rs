@@ -70,6 +70,11 @@ enum Command {
         /// Make this path a symlink to the device.
         #[arg(long)]
         link: Option<PathBuf>,
+        /// plain (lift and place, now and then a capture in either order or a piece
+        /// straightened) or lively (also slides, knocked pieces, nudges, a pawn left
+        /// off-centre, fast captures and electrical noise).
+        #[arg(long, default_value = "plain")]
+        hands: cli::simulate::Hands,
     },
     /// Follow a board on a serial port, printing moves as they are recognised.
     Listen {
@@ -202,7 +207,8 @@ fn main() -> ExitCode {
             pgn,
             speed,
             link,
-        }) => cli::simulate::run(protocol, pgn.as_deref(), speed, link.as_deref()),
+            hands,
+        }) => cli::simulate::run(protocol, pgn.as_deref(), speed, link.as_deref(), hands),
         Some(Command::Listen {
             port,
             protocol,

@@ -121,3 +121,46 @@ fn listen_refuses_an_engine_that_is_not_there() {
         .expect("listen runs");
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn simulate_plays_with_lively_hands_and_refuses_unknown_ones() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let link = dir.path().join("board");
+    let mut simulator = boardsight()
+        .args([
+            "simulate",
+            "--protocol",
+            "text",
+            "--hands",
+            "lively",
+            "--link",
+        ])
+        .arg(&link)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("simulate starts");
+    common::wait_for_path(&link);
+    // The board sends occupancy lines as the hands play.
+    let lines = {
+        use std::io::BufRead;
+        let port = std::fs::File::open(&link).expect("the board opens");
+        std::io::BufReader::new(port)
+            .lines()
+            .take(3)
+            .collect::<Result<Vec<_>, _>>()
+            .expect("lines")
+    };
+    assert!(lines.iter().all(|l| l.trim().len() == 64), "{lines:?}");
+    let _ = Command::new("kill")
+        .args(["-INT", &simulator.id().to_string()])
+        .status();
+    assert!(simulator.wait().expect("simulator ends").success());
+
+    let output = boardsight()
+        .args(["simulate", "--protocol", "text", "--hands", "wobbly"])
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("lively"), "{stderr}");
+}

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use boardsight::connection::{ConnectionStatus, Snapshot, Update, connect};
 use boardsight::protocol::Protocol;
+use boardsight::reading::Reading;
 use boardsight::recognizer::{Config, GameRecord};
 use boardsight::sim::device::Script;
 use boardsight::sim::pty::serve;
@@ -316,4 +317,156 @@ fn an_idle_polled_board_costs_no_messages_and_no_memory() {
     // About 40 polls were answered in 3 s; only the first told anything.
     assert_eq!(readings, 1, "readings kept");
     assert!(snapshots <= 2, "{snapshots} snapshots");
+}
+
+/// A few moves with each lively action: 1. e4 e5 (set down off-centre), 2. Qh5 slid over
+/// e2, f3 and g4, 2... Nc6 knocking d7 over (set back after), e5 straightened, 3. Qxf7 in
+/// one motion, and a square flipped by noise.
+fn lively_script() -> Script {
+    use shakmaty::{Color, Piece, Role, Square};
+    let piece = |color, role| Piece { color, role };
+    let (white, black) = (Color::White, Color::Black);
+    let queen = piece(white, Role::Queen);
+    let t0 = 8_000;
+    vec![
+        (t0, Action::SetUp(Chess::default())),
+        (t0 + 300, Action::Lift(Square::E2)),
+        (
+            t0 + 400,
+            Action::Place(Square::E4, piece(white, Role::Pawn)),
+        ),
+        (t0 + 700, Action::Lift(Square::E7)),
+        (
+            t0 + 800,
+            Action::PlaceUnseen(Square::E5, piece(black, Role::Pawn)),
+        ),
+        (t0 + 1100, Action::Pass(Square::E2, queen)),
+        (t0 + 1102, Action::Lift(Square::D1)),
+        (t0 + 1180, Action::Pass(Square::F3, queen)),
+        (t0 + 1182, Action::Lift(Square::E2)),
+        (t0 + 1260, Action::Pass(Square::G4, queen)),
+        (t0 + 1263, Action::Lift(Square::F3)),
+        (t0 + 1340, Action::Place(Square::H5, queen)),
+        (t0 + 1342, Action::Lift(Square::G4)),
+        (t0 + 1600, Action::Knock(Square::D7)),
+        (t0 + 1700, Action::Lift(Square::B8)),
+        (
+            t0 + 1800,
+            Action::Place(Square::C6, piece(black, Role::Knight)),
+        ),
+        (t0 + 2200, Action::SetBack(Square::D7)),
+        (t0 + 2600, Action::Straighten(Square::E5)),
+        (t0 + 3000, Action::Lift(Square::H5)),
+        (t0 + 3100, Action::Replace(Square::F7, queen)),
+        (t0 + 3500, Action::Emi(Square::A4)),
+        (t0 + 4000, Action::Emi(Square::A4)),
+    ]
+}
+
+/// Everything the worker read while the board played `script`, until a second after it.
+fn readings_of(protocol: Protocol, script: Script) -> Vec<Reading> {
+    let end = script.last().map_or(0, |(t, _)| *t);
+    let bench = Bench::start(protocol, script);
+    let until = Instant::now() + Duration::from_secs_f64(end as f64 / 1000.0 / SPEED + 1.0);
+    let mut readings = Vec::new();
+    while Instant::now() < until {
+        if let Ok(Update::Reading(reading)) = bench
+            .connection
+            .updates
+            .recv_timeout(Duration::from_millis(50))
+        {
+            readings.push(reading.reading);
+        }
+    }
+    bench.stop();
+    readings
+}
+
+#[test]
+fn lively_hands_reach_the_host_through_every_protocol() {
+    use shakmaty::Square;
+    for protocol in Protocol::ALL {
+        let readings = readings_of(protocol, lively_script());
+        let occupancies: Vec<_> = readings
+            .iter()
+            .filter_map(|r| match r {
+                Reading::Occupancy(o) => Some(*o),
+                _ => None,
+            })
+            .collect();
+        // Setting up places every piece: look from 1. e4 on.
+        let begun = readings
+            .iter()
+            .position(|r| *r == Reading::Lift(Square::E2))
+            .unwrap_or(0);
+        let position = |wanted: Reading| {
+            readings[begun..]
+                .iter()
+                .position(|r| *r == wanted)
+                .map(|i| i + begun)
+        };
+        let events = matches!(protocol, Protocol::Centaur | Protocol::Dgt);
+        if events {
+            // Every square the queen crossed was a place and a lift.
+            for square in [Square::E2, Square::F3, Square::G4] {
+                let placed = position(Reading::Place(square));
+                let lifted = readings.iter().rposition(|r| *r == Reading::Lift(square));
+                assert!(placed.is_some() && placed < lifted, "{protocol}: {square}");
+            }
+            // The knocked piece left and came back; the victim of the fast capture too.
+            for square in [Square::D7, Square::F7] {
+                let lifted = position(Reading::Lift(square));
+                assert!(
+                    lifted.is_some() && lifted < position(Reading::Place(square)),
+                    "{protocol}: {square}"
+                );
+            }
+            // The off-centre pawn was seen only when straightened, after Nc6.
+            let c6 = position(Reading::Place(Square::C6));
+            assert!(
+                c6.is_some() && c6 < position(Reading::Place(Square::E5)),
+                "{protocol}: {readings:?}"
+            );
+        } else {
+            // The queen was seen on e2 with d1 empty.
+            assert!(
+                occupancies
+                    .iter()
+                    .any(|o| o.contains(Square::E2) && !o.contains(Square::D1)),
+                "{protocol}"
+            );
+            // d7 read empty while Nc6 stood; e5 only after that; f7 never read empty
+            // once the game had begun.
+            let c6 = occupancies.iter().position(|o| o.contains(Square::C6));
+            let e5 = occupancies.iter().position(|o| o.contains(Square::E5));
+            assert!(c6.is_some() && c6 < e5, "{protocol}: {occupancies:?}");
+            assert!(
+                occupancies
+                    .iter()
+                    .any(|o| o.contains(Square::C6) && !o.contains(Square::D7)),
+                "{protocol}"
+            );
+            let started = occupancies
+                .iter()
+                .position(|o| o.contains(Square::E4))
+                .unwrap_or(0);
+            assert!(
+                occupancies[started..]
+                    .iter()
+                    .all(|o| o.contains(Square::F7)),
+                "{protocol}"
+            );
+        }
+        // Noise is a flipped square for a moment, on boards that read occupancy.
+        if protocol != Protocol::Dgt {
+            assert!(
+                occupancies.iter().any(|o| o.contains(Square::A4)),
+                "{protocol}: no noise seen"
+            );
+            assert!(
+                occupancies.last().is_some_and(|o| !o.contains(Square::A4)),
+                "{protocol}"
+            );
+        }
+    }
 }

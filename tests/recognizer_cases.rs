@@ -618,3 +618,125 @@ fn chess960_castling_that_looks_like_a_rook_move_is_decided_by_a_later_move_or_f
     let result = run_chess960("chess960-castling-ambiguous-finish");
     assert_eq!(games(&result), vec![vec!["f1h1"]]);
 }
+
+// Issue 17: slides, knocked pieces, nudges, off-centre (unseen) pieces, fast captures and
+// electrical noise. Each log's `# expect:` line is the game; many of these are for the
+// recognizer to learn.
+
+/// When ply `ply_san` (e.g. "7:Be2") was first reported, as a move or a revision.
+fn decided_at(result: &Replay, ply_san: &str) -> Option<u64> {
+    result
+        .events
+        .iter()
+        .find(|e| {
+            let line = e.to_string();
+            let kind = line.split(' ').nth(1);
+            matches!(kind, Some("move" | "revise")) && line.ends_with(&format!(" {ply_san}"))
+        })
+        .map(|e| e.t)
+}
+
+/// The log's game exactly, without an `illegal` trace line.
+fn expect_game_without_alarm(name: &str) -> Replay {
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name), "{name}");
+    assert!(
+        trace(&result, "illegal").is_empty(),
+        "{name}: {:?}",
+        trace(&result, "illegal")
+    );
+    result
+}
+
+#[test]
+fn a_bishop_slid_to_the_next_square_is_one_move_when_its_origin_empties() {
+    // e2 reads occupied one scan before f3 empties.
+    let result = expect_game_without_alarm("slide-adjacent");
+    assert_eq!(decided_at(&result, "7:Be2"), Some(7020));
+}
+
+#[test]
+fn a_bishop_slid_over_two_squares_onto_its_victim_is_one_capture() {
+    let result = expect_game_without_alarm("slide-capture");
+    assert_eq!(decided_at(&result, "5:Bxc4"), Some(5440));
+}
+
+#[test]
+fn a_queen_slid_up_a_file_with_events_on_every_square_is_one_move() {
+    let result = expect_game_without_alarm("slide-queen-events");
+    // Not Qd2, Qd3 or Qd4 on the way: the poll that finds it on d8 decides Qxd8+.
+    assert_eq!(decided_at(&result, "9:Qxd8+"), Some(9500));
+    for revise in trace(&result, "revise") {
+        assert!(!revise.contains(" 9:"), "{revise}");
+    }
+}
+
+#[test]
+fn a_pawn_capture_that_brushes_the_square_ahead_is_the_capture() {
+    let result = expect_game_without_alarm("slide-pawn-brush");
+    assert_eq!(decided_at(&result, "5:exd4"), Some(5360));
+}
+
+#[test]
+fn castling_with_the_king_slid_and_the_rook_lifted() {
+    let result = expect_game_without_alarm("slide-castling");
+    assert_eq!(decided_at(&result, "7:O-O"), Some(7700));
+}
+
+#[test]
+fn a_piece_set_down_beside_its_square_and_nudged_onto_it_is_that_move() {
+    let result = expect_game_without_alarm("nudge");
+    assert_eq!(decided_at(&result, "3:a3"), Some(3750));
+}
+
+#[test]
+fn a_piece_knocked_over_and_set_back_after_the_move_is_no_move() {
+    expect_game_without_alarm("knock");
+}
+
+#[test]
+fn an_off_centre_pawn_is_followed_unseen_until_it_is_straightened() {
+    let result = expect_game_without_alarm("unseen-straightened");
+    assert_eq!(trace(&result, "unseen"), vec!["unseen c3"]);
+    assert_eq!(trace(&result, "seen"), vec!["seen c3"]);
+    let unseen = time_of(&result, "unseen c3").expect("unseen c3");
+    assert!(unseen < 24_600, "unseen at {unseen}");
+    // Straightened at 24600.
+    assert_eq!(time_of(&result, "seen c3"), Some(24_600));
+}
+
+#[test]
+fn an_unseen_pawn_move_is_told_by_the_capture_only_it_could_make() {
+    // 1... c6 unseen; 3... cxd5 is possible from c6, not from c5.
+    expect_game_without_alarm("unseen-moved");
+}
+
+#[test]
+fn a_capture_seen_only_as_the_capturers_lift_is_the_capture_when_the_board_stays_still() {
+    let result = run("fast-capture-end", None);
+    assert_eq!(
+        games(&result),
+        expected_games("fast-capture-end"),
+        "{:?}",
+        result
+            .events
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_capture_seen_only_as_the_capturers_lift_is_the_capture_when_the_opponent_replies() {
+    let result = expect_game_without_alarm("fast-capture-reply");
+    // Decided at the latest when the reply lands.
+    let decided = decided_at(&result, "3:exd5");
+    assert!(decided.is_some_and(|t| t <= 4800), "{decided:?}");
+}
+
+#[test]
+fn noise_flipping_one_square_for_one_scan_changes_no_move() {
+    let result = expect_game_without_alarm("emi");
+    assert_eq!(decided_at(&result, "3:Nf3"), Some(3300));
+    assert_eq!(decided_at(&result, "4:Nc6"), Some(4300));
+}

@@ -98,8 +98,14 @@ impl SimulatedBoard {
 
     /// Plays games the way a person would, from their set-up, in the background.
     pub fn start_demo(&mut self, games: &[GameRecord], speed: f64) {
+        self.start_demo_with(games, speed, &HandStyle::default());
+    }
+
+    /// Plays games with `style`'s hands (`HandStyle::lively()` slides, knocks, nudges,
+    /// leaves pawns off-centre…), from their set-up, in the background.
+    pub fn start_demo_with(&mut self, games: &[GameRecord], speed: f64, style: &HandStyle) {
         self.stop_demo();
-        let script = script_games(games, &HandStyle::default());
+        let script = script_games(games, style);
         for (_, action) in &script {
             self.mirror.apply(action);
         }

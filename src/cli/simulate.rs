@@ -1,4 +1,4 @@
-//! `boardsight simulate --protocol P [--pgn FILE] [--speed X] [--link PATH]`
+//! `boardsight simulate --protocol P [--pgn FILE] [--speed X] [--link PATH] [--hands H]`
 
 use std::io::Write;
 use std::path::Path;
@@ -12,7 +12,34 @@ use crate::protocol::Protocol;
 use crate::sim::pty::serve;
 use crate::sim::{HandStyle, sample, script_games};
 
-pub fn run(protocol: Protocol, pgn: Option<&Path>, speed: f64, link: Option<&Path>) -> ExitCode {
+/// How the simulated hands handle the pieces.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Hands {
+    /// Lift and place; captures in either order, castling either piece first, a piece
+    /// straightened now and then, sensor dropouts.
+    #[default]
+    Plain,
+    /// Also moves slid along the board, pieces knocked over and set back, pieces nudged
+    /// into place, a pawn left off-centre (unseen), fast captures and electrical noise.
+    Lively,
+}
+
+impl Hands {
+    pub fn style(self) -> HandStyle {
+        match self {
+            Hands::Plain => HandStyle::default(),
+            Hands::Lively => HandStyle::lively(),
+        }
+    }
+}
+
+pub fn run(
+    protocol: Protocol,
+    pgn: Option<&Path>,
+    speed: f64,
+    link: Option<&Path>,
+    hands: Hands,
+) -> ExitCode {
     if !(speed.is_finite() && speed > 0.0) {
         return usage_error("--speed must be a positive number");
     }
@@ -44,7 +71,7 @@ pub fn run(protocol: Protocol, pgn: Option<&Path>, speed: f64, link: Option<&Pat
             eprintln!("boardsight: Ctrl-C will not remove the link: {e}");
         }
     }
-    let script = script_games(&games, &HandStyle::default());
+    let script = script_games(&games, &hands.style());
     let mut announce = |path: &str| {
         match link {
             Some(link) => println!(

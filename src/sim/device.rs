@@ -18,6 +18,11 @@ pub type Script = Vec<(u64, Action)>;
 /// LiBoard frames must be apart by a silence; a little more than the 3 ms the host needs.
 const FRAME_GAP: Duration = Duration::from_millis(5);
 const CENTAUR_ADDRESS: [u8; 2] = [0x06, 0x50];
+/// Milliseconds a scanning board's noise lasts: one scan.
+const SCAN_MS: u64 = 20;
+/// How long a polled board's noise lasts: a little longer than the host's poll period
+/// (75 ms), so one poll or two read it.
+const CENTAUR_NOISE: Duration = Duration::from_millis(120);
 
 /// Why a run of the device ended.
 #[derive(Debug, PartialEq, Eq)]
@@ -40,6 +45,9 @@ pub struct Device {
     next: usize,
     /// The sensor of this square reads empty until then (Centaur polls).
     dropout: Option<(Square, Instant)>,
+    /// The sensor of this square reads the opposite until then (Centaur polls): about one
+    /// poll of the host.
+    emi: Option<(Square, Instant)>,
     /// How long to wait for the host's bytes before looking at the script again.
     poll: Duration,
 }
@@ -56,6 +64,7 @@ impl Device {
             started: Instant::now(),
             next: 0,
             dropout: None,
+            emi: None,
             poll: Duration::from_millis(2),
         }
     }
@@ -163,6 +172,13 @@ impl Device {
                         self.dropout = None;
                     }
                 }
+                if let Some((square, until)) = self.emi {
+                    if Instant::now() < until {
+                        occupancy.toggle(square);
+                    } else {
+                        self.emi = None;
+                    }
+                }
                 let time_ms = self.started.elapsed().as_millis() as u64;
                 self.centaur.receive(bytes, occupancy, time_ms)
             }
@@ -217,12 +233,38 @@ impl Device {
                     Protocol::Dgt => {}
                 }
             }
+            Action::Emi(square) => match self.protocol {
+                Protocol::Centaur => self.emi = Some((*square, Instant::now() + CENTAUR_NOISE)),
+                Protocol::Liboard | Protocol::Text => {
+                    let mut flipped = self.board.occupancy();
+                    flipped.toggle(*square);
+                    self.send_occupancy(port, flipped)?;
+                    std::thread::sleep(self.scaled(SCAN_MS));
+                    self.send_occupancy(port, self.board.occupancy())?;
+                }
+                // A DGT board reads piece identities; noise is not reported.
+                Protocol::Dgt => {}
+            },
             Action::Unplug(_) => {}
-            Action::Lift(_) | Action::Place(..) | Action::SetUp(_) => {
+            Action::Lift(_)
+            | Action::Place(..)
+            | Action::Pass(..)
+            | Action::Replace(..)
+            | Action::Knock(_)
+            | Action::SetBack(_)
+            | Action::PlaceUnseen(..)
+            | Action::Straighten(_)
+            | Action::SetUp(_) => {
+                let before = self.board.occupancy();
                 let changes = self.board.apply(action);
                 match self.protocol {
                     Protocol::Liboard | Protocol::Text => {
-                        if !changes.is_empty() {
+                        // A piece replaced in one motion changes nothing a sensor reads.
+                        let send = match action {
+                            Action::Replace(..) => self.board.occupancy() != before,
+                            _ => !changes.is_empty(),
+                        };
+                        if send {
                             self.send_occupancy(port, self.board.occupancy())?;
                         }
                     }

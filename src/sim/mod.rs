@@ -7,8 +7,12 @@ pub mod hands;
 /// Unix has pseudo-terminals; elsewhere each entry point says the simulator cannot run.
 #[cfg_attr(not(unix), path = "pty_unsupported.rs")]
 pub mod pty;
+pub mod recording;
 pub mod sample;
 
 pub use board::PhysicalBoard;
 pub use device::{Device, Script};
-pub use hands::{Action, HandStyle, move_actions, script_games};
+pub use hands::{
+    Action, HandCounts, HandStyle, Scripted, move_actions, script_games, script_session,
+};
+pub use recording::{Mode, Recording, record, record_games};

@@ -4,13 +4,14 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use boardsight::reading::TimedReading;
 use boardsight::recognizer::{Config, EventKind};
 use boardsight::replay::replay;
 use boardsight::sensorlog;
 
 use super::uci_games;
 
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, serde::Serialize)]
 pub struct Truth {
     pub games: Vec<Vec<String>>,
     #[serde(default)]
@@ -82,13 +83,19 @@ pub fn session_names(dir: &Path) -> Vec<String> {
     names
 }
 
+/// Replays `dir/NAME.log` and scores it against `dir/NAME.truth.json`.
 pub fn run_session(dir: &Path, name: &str) -> SessionResult {
     let readings = sensorlog::read_file(&dir.join(format!("{name}.log"))).expect("valid log");
     let truth: Truth = serde_json::from_str(
         &std::fs::read_to_string(dir.join(format!("{name}.truth.json"))).expect("truth"),
     )
     .expect("truth json");
-    let result = replay(&readings, Config::default());
+    score_session(name, &readings, truth)
+}
+
+/// Replays readings held in memory and scores them against their truth.
+pub fn score_session(name: &str, readings: &[TimedReading], truth: Truth) -> SessionResult {
+    let result = replay(readings, Config::default());
     let got = uci_games(&result.games);
 
     let mut tally = Tally {

@@ -11,7 +11,7 @@ use super::time_strip::{StripState, TimeRange};
 use super::{analysis_view, board_view, clock_view, sensor_view, timeline_panel};
 use crate::clock::flag_words;
 use crate::connection::Snapshot;
-use crate::recognizer::event::dead_sensor_words;
+use crate::recognizer::event::{dead_sensor_words, unseen_words};
 use crate::recognizer::{BoardStatus, EventKind};
 use shakmaty::Position;
 use shakmaty::Square;
@@ -221,6 +221,9 @@ pub fn engine_move_words(position: &shakmaty::Chess, mv: shakmaty::Move) -> Stri
 pub fn findings(ui: &mut egui::Ui, snapshot: &Snapshot) {
     for &(square, stuck_occupied) in &snapshot.dead_sensors {
         ui.colored_label(WARNING, dead_sensor_words(square, stuck_occupied));
+    }
+    for &(square, piece) in &snapshot.unseen_pieces {
+        ui.colored_label(WARNING, unseen_words(square, piece));
     }
     if snapshot.turned
         && let Some(text) = (EventKind::Orientation { turned: true }).finding()

@@ -122,7 +122,10 @@ fn markers_and_bands(events: &[Event], end: Millis) -> (Vec<Marker>, Vec<Band>) 
             EventKind::WrongMove { ply, .. } => {
                 markers.push(marker(MarkerKind::Revised, format!("{ply} wrong move")));
             }
-            EventKind::Orientation { .. } | EventKind::DeadSensor { .. } => {
+            EventKind::Orientation { .. }
+            | EventKind::DeadSensor { .. }
+            | EventKind::Unseen { .. }
+            | EventKind::Seen { .. } => {
                 let words = event.kind.finding().unwrap_or_else(|| event.to_string());
                 markers.push(marker(MarkerKind::Finding, words));
             }

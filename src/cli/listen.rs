@@ -253,7 +253,10 @@ fn describe(kind: &EventKind, first_mover: Color) -> Option<String> {
                 list.join(" or ")
             )
         }
-        EventKind::Orientation { .. } | EventKind::DeadSensor { .. } => return kind.finding(),
+        EventKind::Orientation { .. } | EventKind::DeadSensor { .. } | EventKind::Unseen { .. } => {
+            return kind.finding();
+        }
+        EventKind::Seen { square } => format!("the piece on {square} is seen again"),
         EventKind::WrongMove {
             played, expected, ..
         } => crate::recognizer::event::wrong_move_words(*played, *expected),

@@ -73,6 +73,8 @@ pub struct Snapshot {
     pub dead_sensors: Vec<(Square, bool)>,
     /// Whether the board was found (or set) to stand turned round.
     pub turned: bool,
+    /// Pieces the position has where their sensor reads empty (set down off-centre).
+    pub unseen_pieces: Vec<(Square, shakmaty::Piece)>,
 }
 
 impl Snapshot {
@@ -92,6 +94,7 @@ impl Snapshot {
             expected_move: r.expected_move(),
             dead_sensors: r.dead_sensors(),
             turned: r.is_turned(),
+            unseen_pieces: r.unseen_pieces(),
         }
     }
 }

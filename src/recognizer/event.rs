@@ -4,7 +4,7 @@ use std::fmt;
 
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{Bitboard, Move, Square};
+use shakmaty::{Bitboard, Move, Piece, Square};
 
 use crate::reading::Millis;
 
@@ -50,6 +50,11 @@ pub enum EventKind {
         square: Square,
         stuck_occupied: bool,
     },
+    /// `piece` stands on `square` but its sensor does not see it (set down off-centre):
+    /// the game went on as if it were there, which proves it.
+    Unseen { square: Square, piece: Piece },
+    /// The unseen piece on `square` reads again (straightened).
+    Seen { square: Square },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,6 +77,7 @@ impl EventKind {
                 square,
                 stuck_occupied,
             } => Some(dead_sensor_words(*square, *stuck_occupied)),
+            EventKind::Unseen { square, piece } => Some(unseen_words(*square, *piece)),
             _ => None,
         }
     }
@@ -90,6 +96,13 @@ pub fn wrong_move_words(played: Move, expected: Move) -> String {
 pub fn dead_sensor_words(square: Square, stuck_occupied: bool) -> String {
     let reads = if stuck_occupied { "occupied" } else { "empty" };
     format!("The sensor under {square} always reads {reads}; boardsight works around it")
+}
+
+/// "The white pawn on c3 is not seen by its sensor: centre it on its square".
+pub fn unseen_words(square: Square, piece: Piece) -> String {
+    let color = piece.color.fold_wb("white", "black");
+    let role = format!("{:?}", piece.role).to_lowercase();
+    format!("The {color} {role} on {square} is not seen by its sensor: centre it on its square")
 }
 
 /// A move in UCI. A castling that standard chess has (king on e, rook on a or h) is the
@@ -175,6 +188,8 @@ impl fmt::Display for Event {
                 };
                 write!(f, "sensor {square} {stuck}")
             }
+            EventKind::Unseen { square, .. } => write!(f, "unseen {square}"),
+            EventKind::Seen { square } => write!(f, "seen {square}"),
         }
     }
 }

@@ -54,6 +54,9 @@ pub struct Line {
     /// Plies the user has said are so (a correction): the sensors revise and take back
     /// only the moves after them.
     pub pinned: usize,
+    /// Squares where this hypothesis has a piece its sensor does not see (set down
+    /// off-centre), until the square reads occupied or the piece moves on.
+    pub unseen: Bitboard,
 }
 
 impl Line {
@@ -62,7 +65,14 @@ impl Line {
             nodes: vec![Node::new(start, None, since)],
             dead: Bitboard::EMPTY,
             pinned: 0,
+            unseen: Bitboard::EMPTY,
         }
+    }
+
+    /// Squares whose readings this hypothesis does not believe: dead sensors, and squares
+    /// with a piece their sensor does not see.
+    pub fn blind(&self) -> Bitboard {
+        self.dead | self.unseen
     }
 
     pub fn current(&self) -> &Node {
@@ -98,6 +108,8 @@ impl Line {
             position.play_unchecked(m);
             self.nodes.push(Node::new(position, Some(m), since));
         }
+        // An unseen piece that moved on (or was taken back) leaves its square to be read.
+        self.unseen &= self.current().occupancy;
     }
 
     /// Makes the last move a promotion to `role` if it is a promotion; true if it changed.

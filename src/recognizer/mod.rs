@@ -15,7 +15,7 @@ mod search;
 
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
-use shakmaty::{Bitboard, Chess, EnPassantMode, Move, Position, Role, Square};
+use shakmaty::{Bitboard, Chess, EnPassantMode, Move, Piece, Position, Role, Square};
 
 pub use event::{Event, EventKind};
 use evidence::{Evidence, Stamp};
@@ -158,6 +158,8 @@ pub struct Recognizer {
     steady: Bitboard,
     /// Dead sensors already told to listeners.
     reported_dead: Bitboard,
+    /// Unseen pieces' squares already told to listeners.
+    reported_unseen: Bitboard,
     /// The last reading that changed more squares than hands can: line noise.
     wild_at: Option<Stamp>,
     evidence: Evidence,
@@ -215,6 +217,7 @@ impl Recognizer {
             sensed: Bitboard::EMPTY,
             steady: Bitboard::FULL,
             reported_dead: Bitboard::EMPTY,
+            reported_unseen: Bitboard::EMPTY,
             wild_at: None,
             evidence,
             pending_promotion: None,
@@ -452,7 +455,18 @@ impl Recognizer {
 
     /// Squares that should hold a piece but read empty.
     pub fn lifted(&self) -> Bitboard {
-        self.expected_occupancy() & !self.sensed & !self.dead()
+        self.expected_occupancy() & !self.sensed & !self.lines[0].blind()
+    }
+
+    /// Pieces the recognised position has where their sensor reads empty (set down
+    /// off-centre), each with its square.
+    pub fn unseen_pieces(&self) -> Vec<(Square, Piece)> {
+        let position = self.position();
+        self.lines[0]
+            .unseen
+            .into_iter()
+            .filter_map(|square| Some((square, position.board().piece_at(square)?)))
+            .collect()
     }
 
     /// Squares whose sensor is found dead, each with whether it is stuck reading occupied.
@@ -472,7 +486,7 @@ impl Recognizer {
     fn view(&self) -> Sensed {
         Sensed {
             occupancy: self.sensed,
-            live: !self.dead(),
+            live: !self.lines[0].blind(),
         }
     }
 
@@ -480,6 +494,10 @@ impl Recognizer {
     /// moves wrongly, and gives way to the others.
     fn saw_change(&mut self, changed: Bitboard) {
         self.steady &= !changed;
+        // An unseen piece's square that reads again is read as any other.
+        for line in &mut self.lines {
+            line.unseen &= !changed;
+        }
         if self.lines.iter().any(|l| !(l.dead & changed).is_empty()) {
             if self.lines.iter().any(|l| (l.dead & changed).is_empty()) {
                 self.lines.retain(|l| (l.dead & changed).is_empty());
@@ -736,14 +754,9 @@ impl Recognizer {
                     && self.allows(m)
                 {
                     let explanation = Explanation {
-                        undo: 0,
                         moves: vec![m],
                         cost: PLY,
-                        latest_proof: None,
-                        unproven: 0,
-                        newly_dead: Bitboard::EMPTY,
-                        out_of_order: 0,
-                        untouched: 0,
+                        ..Explanation::default()
                     };
                     self.advance(vec![(0, explanation)], stamp);
                     self.refresh_status();
@@ -763,7 +776,9 @@ impl Recognizer {
                     {
                         self.advance(found, stamp)
                     }
-                    None if in_progress.is_none() && self.explain_with_dead_sensor(stamp) => {}
+                    None if in_progress.is_none()
+                        && (self.explain_with_unseen_piece(stamp)
+                            || self.explain_with_dead_sensor(stamp)) => {}
                     _ => self.show_unfinished(in_progress.is_some()),
                 }
             }
@@ -803,14 +818,9 @@ impl Recognizer {
     /// kept (the castling first) and reported ambiguous until a later move decides.
     fn split_on_castle_in_place(&mut self, castle: Move, stamp: Stamp) {
         let story = |moves: Vec<Move>, cost: u32| Explanation {
-            undo: 0,
             moves,
             cost,
-            latest_proof: None,
-            unproven: 0,
-            newly_dead: Bitboard::EMPTY,
-            out_of_order: 0,
-            untouched: 0,
+            ..Explanation::default()
         };
         let mut found = vec![(0, story(vec![castle], PLY))];
         found.extend((0..self.lines.len()).map(|i| (i, story(Vec::new(), 0))));
@@ -926,6 +936,75 @@ impl Recognizer {
         true
     }
 
+    /// Nothing explains the board: perhaps a piece was set down off-centre, where its
+    /// sensor does not see it, and the game went on. Tries the squares a move of the
+    /// position (or the last move, revised) could have landed on unseen, where the mover
+    /// has left its square; takes those whose story is cheapest. The continuation proves
+    /// it: a story must go on after the unseen landing.
+    fn explain_with_unseen_piece(&mut self, stamp: Stamp) -> bool {
+        let view = self.view();
+        let line = &self.lines[0];
+        let mut suspects = Bitboard::EMPTY;
+        for node in &line.nodes[line.ply_count().saturating_sub(1)..] {
+            let left = view.missing(node.occupancy);
+            for &(m, _) in node.legal_moves() {
+                let print = moves::footprint(m);
+                let landing =
+                    print.filled | print.victim.map_or(Bitboard::EMPTY, Bitboard::from_square);
+                if !(print.lifted & left).is_empty() {
+                    suspects |= landing & !self.sensed;
+                }
+            }
+        }
+        suspects &= !line.blind();
+        let mut found: Vec<(usize, Explanation)> = Vec::new();
+        for square in suspects {
+            let unseen = Bitboard::from_square(square);
+            let mut stories = self.explanations_seeing(!unseen, false);
+            stories.retain(|(i, e)| {
+                let lands_there = e.moves.iter().any(|&m| {
+                    let print = moves::footprint(m);
+                    (print.filled | print.victim.map_or(Bitboard::EMPTY, Bitboard::from_square))
+                        .contains(square)
+                });
+                let _ = i;
+                lands_there && e.moves.len() <= 3 && e.out_of_order == 0 && e.cost > 0
+            });
+            found.extend(stories.into_iter().map(|(i, e)| {
+                (
+                    i,
+                    Explanation {
+                        newly_unseen: unseen,
+                        ..e
+                    },
+                )
+            }));
+        }
+        let Some(min) = found.iter().map(|(_, e)| e.cost).min() else {
+            return false;
+        };
+        found.retain(|(_, e)| e.cost == min);
+        self.advance(found, stamp);
+        true
+    }
+
+    /// Tells listeners of the pieces the most likely line has unseen, and of those seen again.
+    fn report_unseen_pieces(&mut self) {
+        let unseen = self.lines[0].unseen;
+        let newly_seen = self.reported_unseen & !unseen & self.sensed;
+        let newly_unseen = unseen & !self.reported_unseen;
+        self.reported_unseen = unseen;
+        for square in newly_seen {
+            self.emit(EventKind::Seen { square });
+        }
+        let position = self.lines[0].current().position.clone();
+        for square in newly_unseen {
+            if let Some(piece) = position.board().piece_at(square) {
+                self.emit(EventKind::Unseen { square, piece });
+            }
+        }
+    }
+
     /// Tells listeners of the dead sensors the most likely line has found.
     fn report_dead_sensors(&mut self) {
         let new = self.dead() & !self.reported_dead;
@@ -1019,6 +1098,7 @@ impl Recognizer {
                 let prior = likelihood(line, &e);
                 let mut advanced = line.clone();
                 advanced.dead |= e.newly_dead;
+                advanced.unseen |= e.newly_unseen;
                 advanced.apply(e.undo, &e.moves, stamp);
                 (prior, advanced)
             })
@@ -1209,6 +1289,7 @@ impl Recognizer {
             return;
         }
         self.report_dead_sensors();
+        self.report_unseen_pieces();
         let line = &self.lines[0];
         let moves = line.moves();
         let common = self

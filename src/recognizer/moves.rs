@@ -212,7 +212,10 @@ mod tests {
             to: Square::F3,
             promotion: None,
         };
-        assert_eq!(slide_way(knight).passed | slide_way(knight).brushed, Bitboard::EMPTY);
+        assert_eq!(
+            slide_way(knight).passed | slide_way(knight).brushed,
+            Bitboard::EMPTY
+        );
     }
 
     #[test]

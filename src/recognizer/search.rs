@@ -26,7 +26,7 @@ const MAX_PLIES: usize = 3;
 /// More changed squares than this cannot come from `MAX_PLIES` moves.
 const MAX_CHANGED: u32 = 8;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Explanation {
     /// Plies taken off the end of the line first.
     pub undo: usize,
@@ -39,6 +39,8 @@ pub struct Explanation {
     pub unproven: u32,
     /// Sensors this story takes to be dead, beyond those its line already does.
     pub newly_dead: Bitboard,
+    /// Squares where this story has a piece its sensor does not see (set down off-centre).
+    pub newly_unseen: Bitboard,
     /// Moves whose piece left before the previous move's piece did.
     pub out_of_order: u32,
     /// Squares the sensors saw a hand lift from that none of its moves touches.
@@ -70,23 +72,14 @@ impl SearchContext<'_> {
 /// All explanations of the cheapest cost (empty if there is none).
 pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
     let ctx = &SearchContext {
-        live: ctx.live & !line.dead,
+        live: ctx.live & !line.blind(),
         ..*ctx
     };
     let mut found = Vec::new();
     let n = line.ply_count();
     let current = line.current();
     if ctx.matches(current.occupancy) {
-        return vec![Explanation {
-            undo: 0,
-            moves: Vec::new(),
-            cost: 0,
-            latest_proof: None,
-            unproven: 0,
-            newly_dead: Bitboard::EMPTY,
-            out_of_order: 0,
-            untouched: 0,
-        }];
+        return vec![Explanation::default()];
     }
     forward(current, ctx, 0, 0, None, &mut found);
     // A revision costs more than one ply forward: no need to look when that is found.
@@ -110,13 +103,8 @@ pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
             let undo = n - k;
             found.push(Explanation {
                 undo,
-                moves: Vec::new(),
                 cost: PLY * undo as u32 + TAKEBACK - guess_undone,
-                latest_proof: None,
-                unproven: 0,
-                newly_dead: Bitboard::EMPTY,
-                out_of_order: 0,
-                untouched: 0,
+                ..Explanation::default()
             });
         }
     }
@@ -325,8 +313,8 @@ impl Search<'_, '_> {
                 + OUT_OF_ORDER * out_of_order,
             latest_proof,
             unproven,
-            newly_dead: Bitboard::EMPTY,
             out_of_order,
+            ..Explanation::default()
         });
     }
 }
@@ -413,7 +401,7 @@ pub fn in_progress_cost(
     settled_at: Stamp,
 ) -> Option<u32> {
     let sensed = Sensed {
-        live: sensed.live & !line.dead,
+        live: sensed.live & !line.blind(),
         ..sensed
     };
     let current = line.current();

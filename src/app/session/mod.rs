@@ -402,7 +402,10 @@ fn describe_event(kind: &EventKind) -> Option<String> {
         EventKind::Illegal { .. } => "illegal position".into(),
         EventKind::Recovered => "legal again".into(),
         EventKind::Waiting { .. } => return None,
-        EventKind::Orientation { .. } | EventKind::DeadSensor { .. } => return kind.finding(),
+        EventKind::Orientation { .. } | EventKind::DeadSensor { .. } | EventKind::Unseen { .. } => {
+            return kind.finding();
+        }
+        EventKind::Seen { square } => format!("the piece on {square} is seen again"),
         EventKind::WrongMove {
             played, expected, ..
         } => crate::recognizer::event::wrong_move_words(*played, *expected),

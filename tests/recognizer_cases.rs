@@ -702,7 +702,7 @@ fn an_off_centre_pawn_is_followed_unseen_until_it_is_straightened() {
     let unseen = time_of(&result, "unseen c3").expect("unseen c3");
     assert!(unseen < 24_600, "unseen at {unseen}");
     // Straightened at 24600.
-    assert_eq!(time_of(&result, "seen c3"), Some(24_600));
+    assert_eq!(time_of(&result, " seen c3"), Some(24_600));
 }
 
 #[test]

@@ -495,8 +495,12 @@ impl Recognizer {
     fn saw_change(&mut self, changed: Bitboard) {
         self.steady &= !changed;
         // An unseen piece's square that reads again is read as any other.
+        let seen_again = !(self.lines[0].unseen & changed).is_empty();
         for line in &mut self.lines {
             line.unseen &= !changed;
+        }
+        if seen_again {
+            self.report_unseen_pieces();
         }
         if self.lines.iter().any(|l| !(l.dead & changed).is_empty()) {
             if self.lines.iter().any(|l| (l.dead & changed).is_empty()) {
@@ -777,8 +781,8 @@ impl Recognizer {
                         self.advance(found, stamp)
                     }
                     None if in_progress.is_none()
-                        && (self.explain_with_unseen_piece(stamp)
-                            || self.explain_with_dead_sensor(stamp)) => {}
+                        && (self.explain_with_dead_sensor(stamp)
+                            || self.explain_with_unseen_piece(stamp)) => {}
                     _ => self.show_unfinished(in_progress.is_some()),
                 }
             }
@@ -957,6 +961,11 @@ impl Recognizer {
             }
         }
         suspects &= !line.blind();
+        // A square that has never read anything may as well be a dead sensor, which is
+        // tried for it first (while the line has none).
+        if line.dead.is_empty() {
+            suspects &= !self.steady;
+        }
         let mut found: Vec<(usize, Explanation)> = Vec::new();
         for square in suspects {
             let unseen = Bitboard::from_square(square);
@@ -990,8 +999,12 @@ impl Recognizer {
 
     /// Tells listeners of the pieces the most likely line has unseen, and of those seen again.
     fn report_unseen_pieces(&mut self) {
+        if self.quiet {
+            return;
+        }
         let unseen = self.lines[0].unseen;
-        let newly_seen = self.reported_unseen & !unseen & self.sensed;
+        // Still standing there, and read: seen (one that moved on is simply gone).
+        let newly_seen = self.reported_unseen & !unseen & self.expected_occupancy();
         let newly_unseen = unseen & !self.reported_unseen;
         self.reported_unseen = unseen;
         for square in newly_seen {

@@ -495,12 +495,8 @@ impl Recognizer {
     fn saw_change(&mut self, changed: Bitboard) {
         self.steady &= !changed;
         // An unseen piece's square that reads again is read as any other.
-        let seen_again = !(self.lines[0].unseen & changed).is_empty();
         for line in &mut self.lines {
             line.unseen &= !changed;
-        }
-        if seen_again {
-            self.report_unseen_pieces();
         }
         if self.lines.iter().any(|l| !(l.dead & changed).is_empty()) {
             if self.lines.iter().any(|l| (l.dead & changed).is_empty()) {
@@ -694,6 +690,10 @@ impl Recognizer {
 
     fn step(&mut self, stamp: Stamp) {
         self.now = stamp;
+        // An unseen piece whose square reads again is seen now.
+        if self.reported_unseen != self.lines[0].unseen {
+            self.report_unseen_pieces();
+        }
         if let Some(target) = &self.awaiting {
             let expected = target.board().occupied();
             if self.view().matches(expected) {

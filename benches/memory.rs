@@ -9,11 +9,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use boardsight::app::session::Session;
-use boardsight::connection::{Snapshot, Update};
+use boardsight::connection::Update;
 use boardsight::pgn::autosave::Autosave;
 use boardsight::reading::{Reading, TimedReading};
 use boardsight::recognizer::Recognizer;
 use boardsight::sim::{Action, HandStyle, PhysicalBoard, sample, script_games};
+use boardsight::snapshot::Snapshot;
 
 const HOURS: u64 = 8;
 const POLL_MS: u64 = 77;

@@ -8,12 +8,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use boardsight::connection::{ConnectionStatus, Snapshot, Update, connect};
+use boardsight::connection::{ConnectionStatus, Update, connect};
+use boardsight::game::GameRecord;
 use boardsight::protocol::Protocol;
-use boardsight::recognizer::{Config, GameRecord};
+use boardsight::recognizer::Config;
 use boardsight::sim::device::Script;
 use boardsight::sim::pty::serve;
 use boardsight::sim::{Action, HandStyle, sample, script_games};
+use boardsight::snapshot::Snapshot;
 use common::uci_games;
 use shakmaty::san::San;
 use shakmaty::{Chess, Position};

@@ -10,9 +10,9 @@ use super::session::Session;
 use super::time_strip::{StripState, TimeRange};
 use super::{analysis_view, board_view, clock_view, sensor_view, timeline_panel};
 use crate::clock::flag_words;
-use crate::connection::Snapshot;
 use crate::recognizer::event::dead_sensor_words;
 use crate::recognizer::{BoardStatus, EventKind};
+use crate::snapshot::Snapshot;
 use shakmaty::Position;
 use shakmaty::Square;
 

@@ -10,9 +10,10 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 
 use crate::files::write_atomically;
+use crate::game::GameRecord;
 use crate::pgn::{PgnError, PgnFile};
 use crate::reading::TimedReading;
-use crate::recognizer::{Config, GameRecord};
+use crate::recognizer::Config;
 use crate::sensorlog;
 
 use super::timeline::Timeline;

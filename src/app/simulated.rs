@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Piece, Rank, Role, Square};
 
+use crate::game::GameRecord;
 use crate::protocol::Protocol;
-use crate::recognizer::GameRecord;
 use crate::sim::pty::serve_live;
 use crate::sim::{Action, HandStyle, PhysicalBoard, script_games};
 

@@ -13,15 +13,17 @@ use shakmaty::Color;
 
 use super::usage_error;
 use crate::clock::{GameClocks, TimeControl, flag_words};
-use crate::connection::{ConnectionStatus, Snapshot, Update, connect};
+use crate::connection::{Command, ConnectionStatus, Update, connect};
 use crate::dgt_serve::{VirtualDgtBoard, dgt_clock};
 use crate::engine::{EngineClock, EnginePlay, Strength};
 use crate::files::write_atomically;
+use crate::game::GameRecord;
 use crate::pgn::live::{LivePgn, session_pgn};
 use crate::protocol::Protocol;
 use crate::reading::{Reading, TimedReading};
-use crate::recognizer::{BoardOrientation, Config, EventKind, GameRecord};
+use crate::recognizer::{BoardOrientation, Config, EventKind};
 use crate::sensorlog;
+use crate::snapshot::Snapshot;
 
 pub struct Options<'a> {
     pub port: &'a str,
@@ -45,7 +47,7 @@ pub fn run(options: Options<'_>) -> ExitCode {
     if !Path::new(options.port).exists() {
         return usage_error(&format!("no serial port at {}", options.port));
     }
-    let start = match options.fen.map(crate::parse_fen).transpose() {
+    let start = match options.fen.map(crate::game::parse_fen).transpose() {
         Ok(start) => start,
         Err(message) => return usage_error(&format!("--fen: {message}")),
     };
@@ -122,7 +124,11 @@ pub fn run(options: Options<'_>) -> ExitCode {
         if let (Some(engine), Some(snapshot)) = (&mut engine, &latest) {
             // Hearing may ask the engine again (a takeback's pause over): with the times now.
             engine.set_clock(EngineClock::of(&clocks, now()));
-            for line in engine.on_replies(&connection, snapshot) {
+            let (lines, expect) = engine.hear(snapshot, Instant::now());
+            if let Some(mv) = expect {
+                connection.send(Command::Expect(Some(mv)));
+            }
+            for line in lines {
                 println!("{line}");
             }
         }
@@ -147,7 +153,7 @@ pub fn run(options: Options<'_>) -> ExitCode {
             Update::Events(events) => {
                 for event in events {
                     if let EventKind::NewGame { fen } = &event.kind {
-                        first_mover = crate::parse_fen(fen)
+                        first_mover = crate::game::parse_fen(fen)
                             .map_or(Color::White, |p| shakmaty::Position::turn(&p));
                     }
                     clocks.on_event(&event);
@@ -173,7 +179,10 @@ pub fn run(options: Options<'_>) -> ExitCode {
                     // The clocks already heard this snapshot's events.
                     // The engine's name is known once it has said it.
                     let tags = EnginePlay::tags(engine.as_ref());
-                    live.write(session_pgn(&snapshot.games, &tags, &clocks));
+                    live.write(session_pgn(
+                        &snapshot.games,
+                        &clocks.annotate(&snapshot.games, &tags),
+                    ));
                     for problem in live.problems() {
                         eprintln!("boardsight: live PGN: {problem}");
                     }
@@ -192,7 +201,8 @@ pub fn run(options: Options<'_>) -> ExitCode {
     connection.disconnect();
     let mut failed = false;
     if let Some(path) = options.pgn {
-        let text = session_pgn(&games, &EnginePlay::tags(engine.as_ref()), &clocks);
+        let tags = EnginePlay::tags(engine.as_ref());
+        let text = session_pgn(&games, &clocks.annotate(&games, &tags));
         if let Err(e) = write_atomically(path, text.as_bytes()) {
             eprintln!("boardsight: {}: {e}", path.display());
             failed = true;

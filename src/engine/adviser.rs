@@ -9,7 +9,8 @@ use shakmaty::{Chess, Move, Position};
 
 use super::Strength;
 use super::analysis::AnalysisLine;
-use super::worker::{Engine, EngineFault, Patience, Reply, Ticket};
+use super::fault::EngineFault;
+use super::worker::{Engine, Patience, Reply, Ticket};
 
 /// The latest lines of the analysis asked for last.
 #[derive(Clone, Debug, PartialEq, Eq)]

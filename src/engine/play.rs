@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use shakmaty::{Bitboard, Color, Move, Position};
 
 use super::{Engine, EngineClock, Patience, Reply, Strength};
-use crate::connection::{Command, Connection, Snapshot};
 use crate::recognizer::event::uci;
+use crate::snapshot::Snapshot;
 
 /// How long the board must be still after a takeback before the engine plays again.
 pub const TAKEBACK_PAUSE: Duration = Duration::from_secs(2);
@@ -82,7 +82,7 @@ impl EnginePlay {
 
     /// The game's clocks now (`EngineClock::of`), or `None` without a clock: the engine
     /// then thinks by them instead of a fixed time. Set it before each `on_snapshot` and
-    /// `on_replies` (either may ask the engine), so that it is told the current times.
+    /// `hear` (either may ask the engine), so that it is told the current times.
     pub fn set_clock(&mut self, clock: Option<EngineClock>) {
         self.clock = clock;
     }
@@ -103,8 +103,8 @@ impl EnginePlay {
     }
 
     /// A game's tags with the engine named on its side, as `player_name` says.
-    pub fn tags(engine: Option<&Self>) -> crate::pgn::GameTags {
-        let mut tags = crate::pgn::GameTags::default();
+    pub fn tags(engine: Option<&Self>) -> crate::game::GameTags {
+        let mut tags = crate::game::GameTags::default();
         if let Some(engine) = engine {
             match engine.side() {
                 Color::White => tags.white = engine.player_name(),
@@ -213,15 +213,6 @@ impl EnginePlay {
             self.asked = Some(ply);
             self.engine.think_on_clock(start, moves, self.clock);
         }
-    }
-
-    /// Takes in what the engine said; returns what happened, in the CLI's words.
-    pub fn on_replies(&mut self, connection: &Connection, current: &Snapshot) -> Vec<String> {
-        let (lines, expect) = self.hear(current, Instant::now());
-        if let Some(mv) = expect {
-            connection.send(Command::Expect(Some(mv)));
-        }
-        lines
     }
 
     /// What the engine said, at `now`: the lines to tell, and the move the board must

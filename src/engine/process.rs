@@ -1,15 +1,14 @@
 //! The engine's child process: its pipes, what it last said that was not UCI, and how it
-//! ended. Its output comes as `Input::Said` lines on the worker's own channel.
+//! ended. Each line it prints is handed to the worker as it comes.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command as Process, Stdio};
-use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
 use shakmaty_uci::UciMessage;
 
-use super::worker::{EngineFault, Input};
+use super::fault::EngineFault;
 
 pub(super) struct EngineProcess {
     child: Child,
@@ -19,8 +18,12 @@ pub(super) struct EngineProcess {
 }
 
 impl EngineProcess {
-    /// Starts the engine; each line it prints is sent to `inputs`, then `Input::Closed`.
-    pub fn start(path: &Path, inputs: Sender<Input>) -> Result<Self, EngineFault> {
+    /// Starts the engine; each line it prints goes to `heard`, then `None` when its output
+    /// ends. `heard` returns whether anyone still listens.
+    pub fn start(
+        path: &Path,
+        mut heard: impl FnMut(Option<String>) -> bool + Send + 'static,
+    ) -> Result<Self, EngineFault> {
         let start_error = |message: String| EngineFault::Start {
             path: path.display().to_string(),
             message,
@@ -54,11 +57,11 @@ impl EngineProcess {
                 for text in BufReader::new(stdout).lines() {
                     // Unreadable output ends the conversation like an exit does.
                     let Ok(text) = text else { break };
-                    if inputs.send(Input::Said(text)).is_err() {
+                    if !heard(Some(text)) {
                         return;
                     }
                 }
-                drop(inputs.send(Input::Closed));
+                heard(None);
             })
             .map_err(|e| start_error(e.to_string()))?;
         Ok(Self {

@@ -17,6 +17,7 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 use shakmaty_uci::{UciMessage, UciOptionConfig, UciSearchControl, UciTimeControl};
 
 use super::analysis::AnalysisLine;
+use super::fault::EngineFault;
 use super::process::EngineProcess;
 use super::strength::Strength;
 use super::time::EngineClock;
@@ -47,26 +48,6 @@ impl Default for Patience {
             margin: Duration::from_secs(5),
         }
     }
-}
-
-/// What went wrong with the engine; the game it was asked about is not touched.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum EngineFault {
-    #[error("the engine {path} could not start: {message}")]
-    Start { path: String, message: String },
-    #[error("the engine stopped{}{}", .code.map(|c| format!(" (exit code {c})")).unwrap_or_default(), .last_words.as_ref().map(|w| format!("; it last said '{w}'")).unwrap_or_default())]
-    Exited {
-        code: Option<i32>,
-        last_words: Option<String>,
-    },
-    #[error("the engine did not answer '{asked}' within {:.1} s{}", .waited.as_secs_f64(), .garbage.as_ref().map(|g| format!("; it printed '{g}', which is not UCI")).unwrap_or_default())]
-    Silent {
-        asked: String,
-        waited: Duration,
-        garbage: Option<String>,
-    },
-    #[error("the engine played {uci}, which is not a legal move in {fen}")]
-    IllegalMove { uci: String, fen: String },
 }
 
 /// Which hint or analysis request a reply answers: a later request's replies never pass
@@ -272,7 +253,9 @@ fn serve(
     reply: &Sender<Reply>,
     wake: &(dyn Fn() + Send + Sync),
 ) {
-    let process = match EngineProcess::start(path, output) {
+    let heard =
+        move |line: Option<String>| output.send(line.map_or(Input::Closed, Input::Said)).is_ok();
+    let process = match EngineProcess::start(path, heard) {
         Ok(process) => process,
         Err(fault) => {
             drop(reply.send(Reply::Fault(fault)));

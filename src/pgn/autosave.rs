@@ -7,10 +7,11 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::writer::{GameTags, write_game};
+use super::writer::write_game;
 use crate::files::write_atomically;
+use crate::game::GameRecord;
+use crate::game::GameTags;
 use crate::reading::TimedReading;
-use crate::recognizer::GameRecord;
 use crate::sensorlog;
 
 /// A session a previous run left unsaved.

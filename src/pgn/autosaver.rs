@@ -6,8 +6,8 @@ use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
 use std::thread::JoinHandle;
 
 use super::autosave::{Autosave, SessionSave, Unfinished};
+use crate::game::GameRecord;
 use crate::reading::TimedReading;
-use crate::recognizer::GameRecord;
 
 enum Job {
     Save {

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use super::reader::{PgnError, PgnGame, read_game, read_tags};
 use super::text::{GameText, decode, split_games};
-use super::writer::GameTags;
+use crate::game::GameTags;
 
 /// The games of a file, by their tags.
 pub struct PgnFile {

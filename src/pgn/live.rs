@@ -7,19 +7,18 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 
-use super::writer::{GameTags, write_game_with_comments};
-use crate::clock::GameClocks;
+use super::writer::write_game_with_comments;
 use crate::files::write_atomically;
-use crate::recognizer::GameRecord;
+use crate::game::{Annotation, GameRecord};
 
-/// Every game of a session as PGN: a game played on a clock gets its `TimeControl`, a
-/// `[%clk h:mm:ss]` comment after every move the clock saw and the result of a fallen flag;
-/// a game not decided is `*`.
-pub fn session_pgn(games: &[GameRecord], tags: &GameTags, clocks: &GameClocks) -> String {
+/// Every game of a session as PGN, each with its tags and comments (the clocks give a game
+/// played on a clock its `TimeControl`, a `[%clk h:mm:ss]` comment after every move and the
+/// result of a fallen flag: `GameClocks::annotate`); a game not decided is `*`.
+pub fn session_pgn(games: &[GameRecord], annotations: &[Annotation]) -> String {
     games
         .iter()
-        .zip(clocks.annotate(games, tags))
-        .map(|(game, (tags, comments))| write_game_with_comments(game, &tags, &comments))
+        .zip(annotations)
+        .map(|(game, (tags, comments))| write_game_with_comments(game, tags, comments))
         .collect()
 }
 
@@ -115,7 +114,6 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("live.pgn");
         let live = LivePgn::start(&path).expect("start");
-        let tags = GameTags::default();
         let mut games = vec![game(&[])];
         for uci in ["e2e4", "e7e5", "g1f3"] {
             let m = uci
@@ -124,14 +122,15 @@ mod tests {
                 .to_move(&games[0].final_position())
                 .expect("legal");
             games[0].moves.push(m);
-            live.write(session_pgn(&games, &tags, &GameClocks::default()));
+            let annotations = vec![(crate::game::GameTags::default(), Vec::new())];
+            live.write(session_pgn(&games, &annotations));
         }
         drop(live);
         let read = read_games(&std::fs::read(&path).expect("the file"));
         assert_eq!(read.len(), 1);
         let read = read[0].as_ref().expect("a game");
         assert_eq!(read.game, games[0]);
-        assert_eq!(read.tags.result, Some(crate::pgn::PgnResult::Unknown));
+        assert_eq!(read.tags.result, Some(crate::game::PgnResult::Unknown));
     }
 
     #[test]

@@ -16,7 +16,6 @@
 //! A position that castles as in Chess960 gets a suffix: `.` and, for each castling right
 //! of layer 2 in its order, the file of its rook as one character (`A` = a … `H` = h).
 
-use shakmaty::fen::Fen;
 use shakmaty::{
     Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, FromSetup, Piece,
     Position, Rank, Role, Setup, Square,
@@ -194,7 +193,7 @@ fn chess960_rights(rights: &[(Color, Square)], files: &str) -> Result<Bitboard, 
 #[derive(Debug, thiserror::Error)]
 pub enum PositionTextError {
     #[error(transparent)]
-    Fen(#[from] crate::FenError),
+    Fen(#[from] crate::game::FenError),
     #[error("'{text}' is no FEN or position code: {source}")]
     Code {
         text: String,
@@ -210,18 +209,13 @@ pub fn parse_position(text: &str) -> Result<Chess, PositionTextError> {
     if let Some(start) = crate::chess960::parse_start_text(text) {
         Ok(start?)
     } else if text.contains('/') {
-        Ok(crate::parse_fen(text)?)
+        Ok(crate::game::parse_fen(text)?)
     } else {
         decode(text).map_err(|source| PositionTextError::Code {
             text: text.trim().to_owned(),
             source,
         })
     }
-}
-
-/// The FEN of a position, for the clipboard.
-pub fn fen(position: &Chess) -> String {
-    Fen::from_position(position, EnPassantMode::Legal).to_string()
 }
 
 fn no_pawns(square: Square) -> bool {
@@ -317,14 +311,18 @@ mod tests {
         let code = encode(&Chess::default());
         assert_eq!(code, "E8eqJuYqSSSQAAAAA22227N_c4");
         assert_eq!(decode(&code), Ok(Chess::default()));
-        assert!(code.len() * 2 < fen(&Chess::default()).len() + 20);
+        assert!(code.len() * 2 < crate::game::fen_of(&Chess::default()).len() + 20);
     }
 
     #[test]
     fn en_passant_castling_and_black_to_move_survive_the_round_trip() {
-        let position = crate::parse_fen("r3k2r/8/8/8/4Pp2/8/8/R3K2R b Kq e3 0 1").expect("fen");
+        let position =
+            crate::game::parse_fen("r3k2r/8/8/8/4Pp2/8/8/R3K2R b Kq e3 0 1").expect("fen");
         let back = decode(&encode(&position)).expect("decodes");
-        assert_eq!(fen(&back), "r3k2r/8/8/8/4Pp2/8/8/R3K2R b Kq e3 0 1");
+        assert_eq!(
+            crate::game::fen_of(&back),
+            "r3k2r/8/8/8/4Pp2/8/8/R3K2R b Kq e3 0 1"
+        );
     }
 
     #[test]

@@ -8,8 +8,8 @@ use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::{Chess, Color, Position};
 
 use super::text::{GameText, Layout, decode, layout, split_games};
-use super::writer::{GameTags, PgnResult};
-use crate::recognizer::GameRecord;
+use crate::game::GameRecord;
+use crate::game::{GameTags, PgnResult};
 
 /// A game read from a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -377,7 +377,7 @@ fn parse_start(fen: &str) -> Result<Chess, String> {
         .trim()
         .parse()
         .map_err(|e| format!("bad FEN '{fen}': {e}"))?;
-    crate::position_of(parsed).map_err(|e| format!("bad FEN '{fen}': {e}"))
+    crate::game::position_of(parsed).map_err(|e| format!("bad FEN '{fen}': {e}"))
 }
 
 /// Reads tags only, skipping the movetext.

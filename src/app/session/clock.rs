@@ -64,7 +64,7 @@ impl Session {
             &snapshot.games[..]
         };
         let tags = EnginePlay::tags(self.engine.as_ref());
-        let text = session_pgn(games, &tags, &self.clocks);
+        let text = session_pgn(games, &self.clocks.annotate(games, &tags));
         (text, games.iter().map(|g| g.moves.len()).sum())
     }
 

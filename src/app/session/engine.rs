@@ -50,7 +50,11 @@ impl Session {
             return;
         };
         engine.set_clock(clock);
-        for line in engine.on_replies(&live.connection, &self.snapshot) {
+        let (lines, expect) = engine.hear(&self.snapshot, now);
+        if let Some(mv) = expect {
+            live.connection.send(Command::Expect(Some(mv)));
+        }
+        for line in lines {
             if line.starts_with("engine fault") {
                 self.notice = Some(format!("{line} (the game is kept; Play starts it again)"));
             }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::clock::{FlagResult, GameClocks};
-use crate::connection::{Command, Snapshot, Update, connect};
+use crate::connection::{Command, Update, connect};
 use crate::dgt_serve::VirtualDgtBoard;
 use crate::engine::{Adviser, EngineClock, EnginePlay};
 use crate::pgn::autosave::{Autosave, Unfinished};
@@ -17,6 +17,7 @@ use crate::protocol::Protocol;
 use crate::reading::{Millis, Orientation, TimedReading};
 use crate::recognizer::health::SensorHealth;
 use crate::recognizer::{Config, EventKind, Recognizer};
+use crate::snapshot::Snapshot;
 
 use super::activity::Activity;
 use super::game_view::GameView;
@@ -92,7 +93,7 @@ pub struct Session {
     /// A PGN file kept holding the session's games, rewritten after every change.
     live_pgn: Option<LivePgn>,
     /// The games the live file was last written with, once it was.
-    live_games: Option<Vec<crate::recognizer::GameRecord>>,
+    live_games: Option<Vec<crate::game::GameRecord>>,
     /// The live games' clocks, run on the board's time.
     clocks: GameClocks,
     /// The board's time of the latest reading, and when it came: the board's time now.
@@ -412,7 +413,7 @@ fn describe_event(kind: &EventKind) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::recognizer::GameRecord;
+    use crate::game::GameRecord;
     use crate::sensorlog;
 
     fn no_wake() -> Wake {

@@ -3,6 +3,7 @@
 
 #[cfg(feature = "app")]
 pub mod app;
+pub mod background;
 pub mod chess960;
 pub mod cli;
 pub mod clock;
@@ -17,5 +18,6 @@ pub mod reading;
 pub mod recognizer;
 pub mod replay;
 pub mod sensorlog;
+pub mod session;
 pub mod sim;
 pub mod snapshot;

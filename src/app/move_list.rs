@@ -6,10 +6,10 @@ use egui::{Color32, Key, Vec2};
 use shakmaty::{Move, Position, Role};
 
 use super::command::AppCommand;
-use super::game_view::GameView;
 use super::pieces::PieceTextures;
 use crate::connection::Command;
 use crate::pgn::position_code;
+use crate::session::GameView;
 use crate::snapshot::Snapshot;
 
 /// What the panel needs of the app.

@@ -1,14 +1,13 @@
 //! The worker thread itself.
 
 use std::io;
-use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use serialport::SerialPort;
 use shakmaty::{Bitboard, Chess, Move, Role};
 
+use crate::background::{Wake, WorkerThread};
 use crate::game::GameRecord;
 use crate::protocol::{Micros, Protocol};
 use crate::reading::{Orientation, Reading, TimedReading};
@@ -54,18 +53,31 @@ pub enum ConnectionStatus {
 #[derive(Clone, Debug)]
 pub enum Update {
     Status(ConnectionStatus),
-    /// A reading from the board (or a command turned reading), as recorded in a sensor log.
-    Reading(TimedReading),
-    /// What the recognizer decided.
-    Events(Vec<Event>),
-    Snapshot(Box<Snapshot>),
+    /// A change on the board or in the game, whole.
+    Change(Box<Change>),
+}
+
+/// One change, in one message, so that no receiver puts pieces back together: the readings
+/// taken in, what the recognizer decided on them, and what it knows after them. One read
+/// from the port may bring several readings at once (a burst of frames); they come together
+/// here, as the recognizer took them in one go, rather than as messages that each carry a
+/// whole snapshot.
+#[derive(Clone, Debug)]
+pub struct Change {
+    /// Readings from the board (or commands turned readings), as recorded in a sensor log;
+    /// none for a command or a new count of dropped frames.
+    pub readings: Vec<TimedReading>,
+    /// What the recognizer decided, in order.
+    pub events: Vec<Event>,
+    /// What the recognizer knows after them.
+    pub snapshot: Snapshot,
 }
 
 /// The running worker: send it commands, read its updates.
 pub struct Connection {
     commands: Sender<Command>,
     pub updates: Receiver<Update>,
-    thread: Option<JoinHandle<()>>,
+    thread: Option<WorkerThread>,
 }
 
 impl Connection {
@@ -81,8 +93,8 @@ impl Connection {
 
     fn stop(&mut self) {
         let _ = self.commands.send(Command::Disconnect);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
+        if let Some(thread) = &mut self.thread {
+            thread.wait();
         }
     }
 }
@@ -95,42 +107,36 @@ impl Drop for Connection {
 
 /// Starts a worker on the serial port at `path`. `wake` is called after every update, so a
 /// GUI can repaint.
-pub fn connect(
-    path: &str,
-    protocol: Protocol,
-    config: Config,
-    wake: Arc<dyn Fn() + Send + Sync>,
-) -> Connection {
+pub fn connect(path: &str, protocol: Protocol, config: Config, wake: Wake) -> Connection {
     let (commands, command_rx) = mpsc::channel();
     let (update_tx, updates) = mpsc::channel();
     let path = path.to_owned();
     let failure = update_tx.clone();
-    let thread = std::thread::Builder::new()
-        .name(format!("board {path}"))
-        .spawn(move || {
-            let mut worker = Worker {
-                path,
-                protocol,
-                recognizer: Recognizer::new(config),
-                started: Instant::now(),
-                updates: update_tx,
-                commands: command_rx,
-                wake,
-                dropped_before: 0,
-                status: None,
-                orientation: Orientation::default(),
-                sensed: None,
-                told_dropped: 0,
-            };
-            worker.run();
-        })
-        .inspect_err(|e| {
-            // The listener's channel stays open through `failure`, so it hears why.
-            let message = format!("the board's thread could not start: {e}");
-            // (A listener already gone needs no message.)
-            drop(failure.send(Update::Status(ConnectionStatus::Error(message))));
-        })
-        .ok();
+    let thread = WorkerThread::spawn(&format!("board {path}"), move || {
+        let mut worker = Worker {
+            path,
+            protocol,
+            recognizer: Recognizer::new(config),
+            started: Instant::now(),
+            updates: update_tx,
+            commands: command_rx,
+            wake,
+            dropped_before: 0,
+            status: None,
+            orientation: Orientation::default(),
+            sensed: None,
+            told_dropped: 0,
+            readings: Vec::new(),
+            events: Vec::new(),
+        };
+        worker.run();
+    })
+    .inspect_err(|e| {
+        // The listener's channel stays open through `failure`, so it hears why.
+        // (A listener already gone needs no message.)
+        drop(failure.send(Update::Status(ConnectionStatus::Error(e.to_string()))));
+    })
+    .ok();
     Connection {
         commands,
         updates,
@@ -149,7 +155,7 @@ struct Worker {
     started: Instant,
     updates: Sender<Update>,
     commands: Receiver<Command>,
-    wake: Arc<dyn Fn() + Send + Sync>,
+    wake: Wake,
     /// Errors counted by earlier sessions (each reconnect starts a fresh codec).
     dropped_before: u64,
     status: Option<ConnectionStatus>,
@@ -159,6 +165,9 @@ struct Worker {
     sensed: Option<Bitboard>,
     /// The dropped count the last snapshot told.
     told_dropped: u64,
+    /// The readings and events since the last change told.
+    readings: Vec<TimedReading>,
+    events: Vec<Event>,
 }
 
 enum Flow {
@@ -308,11 +317,9 @@ impl Worker {
     }
 
     fn feed(&mut self, reading: TimedReading) {
-        self.send(Update::Reading(reading));
+        self.readings.push(reading);
         let events = self.recognizer.feed(reading);
-        if !events.is_empty() {
-            self.send(Update::Events(events));
-        }
+        self.events.extend(events);
     }
 
     fn obey(&mut self, command: Command) -> Flow {
@@ -344,19 +351,20 @@ impl Worker {
                 Vec::new()
             }
         };
-        if !events.is_empty() {
-            self.send(Update::Events(events));
-        }
+        self.events.extend(events);
         self.send_snapshot(self.dropped_before);
         Flow::Continue
     }
 
+    /// Tells the change: the readings and events since the last, and the snapshot now.
     fn send_snapshot(&mut self, dropped: u64) {
         self.told_dropped = dropped;
-        self.send(Update::Snapshot(Box::new(Snapshot::of(
-            &self.recognizer,
-            dropped,
-        ))));
+        let change = Change {
+            readings: std::mem::take(&mut self.readings),
+            events: std::mem::take(&mut self.events),
+            snapshot: Snapshot::of(&self.recognizer, dropped),
+        };
+        self.send(Update::Change(Box::new(change)));
     }
 }
 

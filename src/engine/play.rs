@@ -5,12 +5,12 @@
 //! their own move first takes back the engine's, and must not be answered in between.
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use shakmaty::{Bitboard, Color, Move, Position};
 
 use super::{Engine, EngineClock, Patience, Reply, Strength};
+use crate::background::{Wake, WorkerThread};
 use crate::recognizer::event::uci;
 use crate::snapshot::Snapshot;
 
@@ -51,18 +51,13 @@ pub struct EnginePlay {
     /// The position last seen, to ask the engine when a hold ends.
     game: Option<(shakmaty::Chess, Vec<Move>)>,
     /// Wakes the owner when a hold may end, so it looks again.
-    wake: Arc<dyn Fn() + Send + Sync>,
+    wake: Wake,
     /// The game's clock as the owner last set it, told to the engine when it is asked.
     clock: Option<EngineClock>,
 }
 
 impl EnginePlay {
-    pub fn start(
-        path: &Path,
-        side: Color,
-        strength: Strength,
-        wake: Arc<dyn Fn() + Send + Sync>,
-    ) -> Self {
+    pub fn start(path: &Path, side: Color, strength: Strength, wake: Wake) -> Self {
         Self {
             engine: Engine::start(path, strength, Patience::default(), wake.clone()),
             side,
@@ -195,14 +190,15 @@ impl EnginePlay {
     /// The owner hears again when the pause may be over (an app draws only when woken).
     fn wake_after_pause(&self) {
         let (wake, pause) = (self.wake.clone(), self.pause);
-        let spawned = std::thread::Builder::new()
-            .name("engine hold".into())
-            .spawn(move || {
-                std::thread::sleep(pause);
-                wake();
-            });
-        // Without the thread the owner still looks again at its next update.
-        drop(spawned);
+        let sleeper = WorkerThread::spawn("engine hold", move || {
+            std::thread::sleep(pause);
+            wake();
+        });
+        // It only sleeps and wakes: nothing waits for it. Without the thread the owner
+        // still looks again at its next update.
+        if let Ok(sleeper) = sleeper {
+            sleeper.detach();
+        }
     }
 
     fn ask(&mut self, ply: usize) {

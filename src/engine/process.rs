@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use shakmaty_uci::UciMessage;
 
 use super::fault::EngineFault;
+use crate::background::WorkerThread;
 
 pub(super) struct EngineProcess {
     child: Child,
@@ -51,19 +52,20 @@ impl EngineProcess {
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             return Err(start_error("no pipes to talk over".into()));
         };
-        std::thread::Builder::new()
-            .name("engine output".into())
-            .spawn(move || {
-                for text in BufReader::new(stdout).lines() {
-                    // Unreadable output ends the conversation like an exit does.
-                    let Ok(text) = text else { break };
-                    if !heard(Some(text)) {
-                        return;
-                    }
+        let reader = WorkerThread::spawn("engine output", move || {
+            for text in BufReader::new(stdout).lines() {
+                // Unreadable output ends the conversation like an exit does.
+                let Ok(text) = text else { break };
+                if !heard(Some(text)) {
+                    return;
                 }
-                heard(None);
-            })
-            .map_err(|e| start_error(e.to_string()))?;
+            }
+            heard(None);
+        })
+        .map_err(|e| start_error(e.to_string()))?;
+        // It ends with the engine's output, which a process the engine started may hold
+        // open a while after the engine has gone: nothing waits for it.
+        reader.detach();
         Ok(Self {
             child,
             stdin,

@@ -5,9 +5,9 @@
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::thread::JoinHandle;
 
 use super::writer::write_game_with_comments;
+use crate::background::WorkerThread;
 use crate::files::write_atomically;
 use crate::game::{Annotation, GameRecord};
 
@@ -27,7 +27,8 @@ pub struct LivePgn {
     path: PathBuf,
     texts: Option<Sender<String>>,
     problems: Receiver<String>,
-    thread: Option<JoinHandle<()>>,
+    /// Dropped after `texts`: the last text is written, then the thread is joined.
+    thread: WorkerThread,
 }
 
 impl LivePgn {
@@ -36,23 +37,21 @@ impl LivePgn {
         let (texts, received) = mpsc::channel::<String>();
         let (problem, problems) = mpsc::channel();
         let target = path.to_owned();
-        let thread = std::thread::Builder::new()
-            .name("live PGN".into())
-            .spawn(move || {
-                while let Ok(mut text) = received.recv() {
-                    // Texts that came while the last one was written are already old.
-                    text = received.try_iter().last().unwrap_or(text);
-                    if let Err(e) = write_atomically(&target, text.as_bytes()) {
-                        // The caller may be gone while closing; the message then has no reader.
-                        let _ = problem.send(format!("{}: {e}", target.display()));
-                    }
+        let thread = WorkerThread::spawn("live PGN", move || {
+            while let Ok(mut text) = received.recv() {
+                // Texts that came while the last one was written are already old.
+                text = received.try_iter().last().unwrap_or(text);
+                if let Err(e) = write_atomically(&target, text.as_bytes()) {
+                    // The caller may be gone while closing; the message then has no reader.
+                    let _ = problem.send(format!("{}: {e}", target.display()));
                 }
-            })?;
+            }
+        })?;
         Ok(Self {
             path: path.to_owned(),
             texts: Some(texts),
             problems,
-            thread: Some(thread),
+            thread,
         })
     }
 
@@ -85,17 +84,7 @@ impl LivePgn {
 
     fn stop(&mut self) {
         self.texts = None;
-        if let Some(thread) = self.thread.take()
-            && thread.join().is_err()
-        {
-            eprintln!("boardsight: the live PGN thread failed");
-        }
-    }
-}
-
-impl Drop for LivePgn {
-    fn drop(&mut self) {
-        self.stop();
+        self.thread.wait();
     }
 }
 

@@ -13,11 +13,17 @@ pub struct Snapshot {
     pub game: GameRecord,
     /// Every game of the session, the current one last once it has begun.
     pub games: Vec<GameRecord>,
+    /// The recognised position.
     pub position: Chess,
+    /// What the sensors read.
     pub sensed: Bitboard,
+    /// What the sensors would read with the position set up.
     pub expected: Bitboard,
+    /// What the board shows, compared with the position.
     pub status: BoardStatus,
+    /// A move that is still ambiguous: its ply and the candidates.
     pub ambiguity: Option<(usize, Vec<Move>)>,
+    /// Whether the board has shown the game's start (a game is running).
     pub has_started: bool,
     /// The piece the next promotion will get.
     pub pending_promotion: Role,
@@ -34,6 +40,7 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// What `r` knows now, with `dropped` malformed frames so far.
     pub fn of(r: &Recognizer, dropped: u64) -> Self {
         Self {
             game: r.game(),

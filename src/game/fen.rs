@@ -12,13 +12,19 @@ pub fn fen_of(position: &Chess) -> String {
 #[derive(Debug, thiserror::Error)]
 pub enum FenError {
     #[error("'{fen}' is not a FEN: {source}")]
+    /// The text is no FEN.
     Syntax {
+        /// The text given.
         fen: String,
+        /// What is wrong with it.
         source: shakmaty::fen::ParseFenError,
     },
     #[error("'{fen}' is not a legal position: {source}")]
+    /// The FEN is no legal position.
     Illegal {
+        /// The text given.
         fen: String,
+        /// Why the position is not legal.
         source: Box<shakmaty::PositionError<shakmaty::Chess>>,
     },
 }

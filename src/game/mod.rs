@@ -13,11 +13,14 @@ use shakmaty::{Chess, Move, Position};
 /// One game: where it started and the moves played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
+    /// The position the game started from.
     pub start: Chess,
+    /// The moves played, in order.
     pub moves: Vec<Move>,
 }
 
 impl GameRecord {
+    /// A game from `start` with no move yet.
     pub fn new(start: Chess) -> Self {
         Self {
             start,
@@ -53,6 +56,7 @@ impl GameRecord {
         positions
     }
 
+    /// The position after the last move.
     pub fn final_position(&self) -> Chess {
         let mut position = self.start.clone();
         for &m in &self.moves {

@@ -7,9 +7,13 @@ use shakmaty::{Chess, Color, KnownOutcome, Outcome, Position};
 /// A game's result as PGN writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PgnResult {
+    /// `1-0`.
     WhiteWins,
+    /// `0-1`.
     BlackWins,
+    /// `1/2-1/2`.
     Draw,
+    /// `*`: not decided (yet).
     Unknown,
 }
 
@@ -19,6 +23,7 @@ impl PgnResult {
         Self::from_outcome(position.outcome())
     }
 
+    /// The result of a shakmaty outcome.
     pub fn from_outcome(outcome: Outcome) -> Self {
         match outcome {
             Outcome::Known(KnownOutcome::Decisive {
@@ -43,6 +48,7 @@ impl PgnResult {
         }
     }
 
+    /// The result as PGN writes it (`1-0`, `0-1`, `1/2-1/2`, `*`).
     pub fn as_str(self) -> &'static str {
         match self {
             Self::WhiteWins => "1-0",
@@ -62,13 +68,19 @@ impl fmt::Display for PgnResult {
 /// The tags of one game; `result` of `None` means decided by the final position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameTags {
+    /// `Event`.
     pub event: String,
+    /// `Site`.
     pub site: String,
     /// `YYYY.MM.DD`, with `??` for unknown parts.
     pub date: String,
+    /// `Round`.
     pub round: String,
+    /// `White`: the white player.
     pub white: String,
+    /// `Black`: the black player.
     pub black: String,
+    /// `Result`; `None` means decided by the final position.
     pub result: Option<PgnResult>,
     /// Other tags, in the order they came, written after the roster.
     pub extra: Vec<(String, String)>,

@@ -83,10 +83,12 @@ impl Autosaver {
         });
     }
 
+    /// Deletes the files of `restored` once this session's next save is written.
     pub fn discard_after_save(&self, restored: Unfinished) {
         self.send(Job::DiscardAfterSave(restored));
     }
 
+    /// Deletes this session's files (its games were saved by the user).
     pub fn clear(&self) {
         self.send(Job::Clear);
     }

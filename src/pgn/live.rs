@@ -72,6 +72,7 @@ impl LivePgn {
         self.problems.try_iter().collect()
     }
 
+    /// The file kept.
     pub fn path(&self) -> &Path {
         &self.path
     }

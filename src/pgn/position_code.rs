@@ -37,14 +37,19 @@ const CHESS960_MARK: char = '.';
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionCodeError {
     #[error("'{0}' is not a character of a position code")]
+    /// A character the code's alphabet does not have.
     Character(char),
     #[error("the code ends too soon")]
+    /// The code ends before its position does.
     TooShort,
     #[error("the code has two pieces on {0}")]
+    /// Two pieces on one square.
     Overlap(Square),
     #[error("the code is no legal position: {0}")]
+    /// The position is not legal.
     Illegal(String),
     #[error("the Chess960 part after '.' needs one rook file (A to H) per castling right")]
+    /// The Chess960 suffix does not fit the castling rights.
     Chess960Rooks,
 }
 
@@ -193,13 +198,18 @@ fn chess960_rights(rights: &[(Color, Square)], files: &str) -> Result<Bitboard, 
 #[derive(Debug, thiserror::Error)]
 pub enum PositionTextError {
     #[error(transparent)]
+    /// A FEN that is no legal position.
     Fen(#[from] crate::game::FenError),
     #[error("'{text}' is no FEN or position code: {source}")]
+    /// A text that is neither FEN nor position code.
     Code {
+        /// The text typed.
         text: String,
+        /// Why it is no position code.
         source: PositionCodeError,
     },
     #[error(transparent)]
+    /// A Chess960 start that does not exist.
     Chess960(#[from] crate::chess960::Chess960Error),
 }
 

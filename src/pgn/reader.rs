@@ -14,7 +14,9 @@ use crate::game::{GameTags, PgnResult};
 /// A game read from a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnGame {
+    /// The game's tags.
     pub tags: GameTags,
+    /// The game's start and moves.
     pub game: GameRecord,
     /// Mainline comments: (the ply they follow, 0 for before the first move; the text).
     pub comments: Vec<(usize, String)>,
@@ -47,6 +49,7 @@ pub struct PgnError {
     pub game: usize,
     /// 1-based line of the file.
     pub line: usize,
+    /// What is wrong with the game.
     pub message: String,
 }
 

@@ -75,11 +75,9 @@ pub fn run(options: Options<'_>) -> ExitCode {
         Err(e) => return usage_error(&format!("--live-pgn: {e}")),
     };
     let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        if let Err(e) = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed)) {
-            eprintln!("boardsight: Ctrl-C will not save the game: {e}");
-        }
+    let stopper = stop.clone();
+    if let Err(e) = ctrlc::set_handler(move || stopper.store(true, Ordering::Relaxed)) {
+        eprintln!("boardsight: Ctrl-C will not save the game: {e}");
     }
     let config = Config {
         start,
@@ -109,30 +107,27 @@ pub fn run(options: Options<'_>) -> ExitCode {
         }
     }
     let text = session.pgn_of(session.games());
-    let readings = session.readings().to_vec();
+    let mut log = Vec::new();
+    let logged = sensorlog::write(&mut log, session.readings());
     let mut failed = !session.keep_live_pgn(None).is_empty();
     print_news(&mut session);
     drop(session);
-    if let Some(path) = options.pgn
-        && let Err(e) = write_atomically(path, text.as_bytes())
-    {
-        eprintln!("boardsight: {}: {e}", path.display());
-        failed = true;
+    if let Some(path) = options.pgn {
+        failed |= !written(path, write_atomically(path, text.as_bytes()));
     }
     if let Some(path) = options.record {
-        let mut bytes = Vec::new();
-        let written =
-            sensorlog::write(&mut bytes, &readings).and_then(|()| write_atomically(path, &bytes));
-        if let Err(e) = written {
-            eprintln!("boardsight: {}: {e}", path.display());
-            failed = true;
-        }
+        failed |= !written(path, logged.and_then(|()| write_atomically(path, &log)));
     }
-    if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
+    // 1 is `ExitCode::FAILURE`.
+    ExitCode::from(u8::from(failed))
+}
+
+/// Whether `path` was written; says why not.
+fn written(path: &Path, result: std::io::Result<()>) -> bool {
+    if let Err(e) = &result {
+        eprintln!("boardsight: {}: {e}", path.display());
     }
+    result.is_ok()
 }
 
 /// Prints what the session said: its lines on stdout, the connection and problems on

@@ -31,7 +31,7 @@ fn worker_latency(c: &mut Criterion) {
             .expect("write");
         loop {
             match connection.updates.recv_timeout(Duration::from_secs(5)) {
-                Ok(Update::Events(_)) => return sent.elapsed(),
+                Ok(Update::Change(change)) if !change.events.is_empty() => return sent.elapsed(),
                 Ok(_) => {}
                 Err(e) => panic!("no event: {e}"),
             }

@@ -8,12 +8,13 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use boardsight::app::session::Session;
-use boardsight::connection::{Snapshot, Update};
+use boardsight::connection::{Change, Update};
 use boardsight::pgn::autosave::Autosave;
 use boardsight::reading::{Reading, TimedReading};
 use boardsight::recognizer::Recognizer;
+use boardsight::session::Session;
 use boardsight::sim::{Action, HandStyle, PhysicalBoard, sample, script_games};
+use boardsight::snapshot::Snapshot;
 
 const HOURS: u64 = 8;
 const POLL_MS: u64 = 77;
@@ -81,12 +82,12 @@ fn main() {
             let now = started + Duration::from_millis(t);
             let reading = TimedReading::new(t, Reading::Occupancy(occupancy));
             let events = recognizer.feed(reading);
-            session.apply(Update::Reading(reading), now);
-            session.apply(Update::Events(events), now);
-            session.apply(
-                Update::Snapshot(Box::new(Snapshot::of(&recognizer, 0))),
-                now,
-            );
+            let change = Change {
+                readings: vec![reading],
+                events,
+                snapshot: Snapshot::of(&recognizer, 0),
+            };
+            session.apply(Update::Change(Box::new(change)), now);
             session.update(now);
         }
         t += POLL_MS;

@@ -5,10 +5,10 @@
 
 use std::path::Path;
 
-use boardsight::app::Timeline;
 use boardsight::reading::TimedReading;
 use boardsight::recognizer::Config;
 use boardsight::sensorlog;
+use boardsight::session::Timeline;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const SIX_HOURS_MS: u64 = 6 * 60 * 60 * 1000;

@@ -303,7 +303,7 @@ mod tests {
             Some((Color::White, FlagResult::Lost))
         );
         // White to move, out of time; Black has a lone king: a draw.
-        let bare = crate::parse_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").expect("fen");
+        let bare = crate::game::parse_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").expect("fen");
         assert_eq!(
             clock.flag(&bare, 61_000),
             Some((Color::White, FlagResult::Draw))

@@ -1,56 +1,60 @@
 //! boardsight: recognises chess games on electronic boards whose sensors only report
 //! which squares are occupied.
+//!
+//! The library is the core a program needs to follow such a board: the [`recognizer`] (a
+//! pure state machine from [`reading`]s to events and games), the board [`protocol`]s,
+//! [`sensorlog`]s (recorded readings) and [`pgn`] in and out, over the [`game`] itself.
+//! The most used items are re-exported here. Build with `default-features = false` for the
+//! core without the desktop app.
+//!
+//! The other modules serve the `boardsight` program and its tests (the live session, the
+//! board's worker thread, engines, the simulated and the virtual DGT board, the commands,
+//! the app); they are public for those, hidden from the documentation and not a stable
+//! interface.
+
+#[deny(missing_docs)]
+pub mod game;
+#[deny(missing_docs)]
+pub mod pgn;
+#[deny(missing_docs)]
+pub mod protocol;
+#[deny(missing_docs)]
+pub mod reading;
+// Its items are documented as the recognizer's own work allows (a follow-up denies
+// missing docs here too).
+pub mod recognizer;
+#[deny(missing_docs)]
+pub mod sensorlog;
+
+pub use game::{FenError, GameRecord, GameTags, PgnResult, fen_of, parse_fen};
+pub use protocol::Protocol;
+pub use reading::{Millis, Reading, TimedReading};
+pub use recognizer::{BoardOrientation, BoardStatus, Config, Event, EventKind, Recognizer};
 
 #[cfg(feature = "app")]
+#[doc(hidden)]
 pub mod app;
+#[doc(hidden)]
+pub mod background;
+#[doc(hidden)]
 pub mod chess960;
+#[doc(hidden)]
 pub mod cli;
+#[doc(hidden)]
 pub mod clock;
+#[doc(hidden)]
 pub mod connection;
+#[doc(hidden)]
 pub mod dgt_serve;
+#[doc(hidden)]
 pub mod engine;
+#[doc(hidden)]
 pub mod files;
-pub mod pgn;
-pub mod protocol;
-pub mod reading;
-pub mod recognizer;
+#[doc(hidden)]
 pub mod replay;
-pub mod sensorlog;
+#[doc(hidden)]
+pub mod session;
+#[doc(hidden)]
 pub mod sim;
-
-/// Why a FEN is no position to start from.
-#[derive(Debug, thiserror::Error)]
-pub enum FenError {
-    #[error("'{fen}' is not a FEN: {source}")]
-    Syntax {
-        fen: String,
-        source: shakmaty::fen::ParseFenError,
-    },
-    #[error("'{fen}' is not a legal position: {source}")]
-    Illegal {
-        fen: String,
-        source: Box<shakmaty::PositionError<shakmaty::Chess>>,
-    },
-}
-
-/// Parses a FEN into a legal position. Castling may be written as in standard FEN, X-FEN
-/// or Shredder-FEN (`HAha`); the position castles as in Chess960 where its castling rights
-/// need it, and as in standard chess otherwise.
-pub fn parse_fen(fen: &str) -> Result<shakmaty::Chess, FenError> {
-    let parsed: shakmaty::fen::Fen = fen.trim().parse().map_err(|source| FenError::Syntax {
-        fen: fen.to_owned(),
-        source,
-    })?;
-    position_of(parsed).map_err(|source| FenError::Illegal {
-        fen: fen.to_owned(),
-        source,
-    })
-}
-
-/// The position of a parsed FEN, in the castling mode its castling rights need.
-pub fn position_of(
-    fen: shakmaty::fen::Fen,
-) -> Result<shakmaty::Chess, Box<shakmaty::PositionError<shakmaty::Chess>>> {
-    let mode = shakmaty::CastlingMode::detect(fen.as_setup());
-    fen.into_position(mode).map_err(Box::new)
-}
+#[doc(hidden)]
+pub mod snapshot;

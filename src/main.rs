@@ -173,7 +173,7 @@ fn engine_choice(
 /// The FEN of `--chess960 N` (clap has kept N in range).
 fn chess960_fen(number: Option<u32>) -> Option<String> {
     let start = boardsight::chess960::start_position(number?).ok()?;
-    Some(boardsight::recognizer::fen_of(&start))
+    Some(boardsight::game::fen_of(&start))
 }
 
 #[derive(Subcommand)]

@@ -21,11 +21,14 @@ pub enum Reading {
 /// A reading stamped with the time it was taken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimedReading {
+    /// When, in milliseconds since the session began.
     pub t: Millis,
+    /// What the board said.
     pub reading: Reading,
 }
 
 impl TimedReading {
+    /// `reading` at time `t`.
     pub fn new(t: Millis, reading: Reading) -> Self {
         Self { t, reading }
     }
@@ -65,6 +68,7 @@ impl Orientation {
         shakmaty::Square::new(rank * 8 + file)
     }
 
+    /// An occupancy the sensors read, as the squares see it.
     pub fn occupancy(self, sensor: Bitboard) -> Bitboard {
         sensor.into_iter().map(|sq| self.square(sq)).collect()
     }

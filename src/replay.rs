@@ -1,7 +1,8 @@
 //! Feeds recorded readings through the recognizer: the engine of `boardsight replay`.
 
+use crate::game::GameRecord;
 use crate::reading::{TimedReading, board_reads};
-use crate::recognizer::{Config, Event, GameRecord, Recognizer};
+use crate::recognizer::{Config, Event, Recognizer};
 
 pub struct Replay {
     pub games: Vec<GameRecord>,

@@ -184,9 +184,8 @@ fn unsaved_games_of_an_earlier_run_are_offered_while_autosave_goes_on() {
     // An earlier run left a session with a game of two moves.
     let earlier = Autosave::new(dir.path());
     let mut session = earlier.session().expect("session");
-    let game =
-        boardsight::recognizer::GameRecord::from_uci(shakmaty::Chess::default(), ["e2e4", "e7e5"])
-            .expect("legal moves");
+    let game = boardsight::game::GameRecord::from_uci(shakmaty::Chess::default(), ["e2e4", "e7e5"])
+        .expect("legal moves");
     session.save(&[game], &[]).expect("save");
 
     let mut harness = app(None, dir.path());
@@ -345,7 +344,7 @@ fn a_position_code_sets_the_board_up_and_the_shown_position_copies_as_one() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = app(None, dir.path());
     wait_for(&mut harness, "new game");
-    let position = boardsight::parse_fen("8/P6k/8/8/8/8/6Kp/8 w - - 0 1").expect("fen");
+    let position = boardsight::game::parse_fen("8/P6k/8/8/8/8/6Kp/8 w - - 0 1").expect("fen");
     let code = boardsight::pgn::position_code::encode(&position);
     set_up(&mut harness, &code);
     harness.get_by_label("a7: white pawn");

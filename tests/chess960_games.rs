@@ -4,8 +4,9 @@
 mod common;
 
 use boardsight::chess960::start_position;
+use boardsight::game::GameRecord;
 use boardsight::reading::{Reading, TimedReading};
-use boardsight::recognizer::{Config, GameRecord, Recognizer};
+use boardsight::recognizer::{Config, Recognizer};
 use boardsight::sim::{Action, HandStyle, PhysicalBoard, script_games};
 use common::uci_moves;
 use shakmaty::{Chess, Move, Position, Role};

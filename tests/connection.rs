@@ -8,13 +8,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use boardsight::connection::{ConnectionStatus, Snapshot, Update, connect};
+use boardsight::connection::{ConnectionStatus, Update, connect};
+use boardsight::game::GameRecord;
 use boardsight::protocol::Protocol;
 use boardsight::reading::Reading;
-use boardsight::recognizer::{Config, GameRecord};
+use boardsight::recognizer::Config;
 use boardsight::sim::device::Script;
 use boardsight::sim::pty::serve;
 use boardsight::sim::{Action, HandStyle, sample, script_games};
+use boardsight::snapshot::Snapshot;
 use common::uci_games;
 use shakmaty::san::San;
 use shakmaty::{Chess, Position};
@@ -114,16 +116,15 @@ fn run(protocol: Protocol, script: Script, expected: &[GameRecord]) -> Run {
     let deadline = Instant::now() + Duration::from_secs(90);
     while Instant::now() < deadline {
         match connection.updates.recv_timeout(Duration::from_millis(200)) {
-            Ok(Update::Snapshot(snapshot)) => {
-                let done = snapshot.games == expected;
-                last = Some(*snapshot);
+            Ok(Update::Change(change)) => {
+                readings.extend(change.readings);
+                let done = change.snapshot.games == expected;
+                last = Some(change.snapshot);
                 if done {
                     break;
                 }
             }
             Ok(Update::Status(status)) => statuses.push(status),
-            Ok(Update::Reading(reading)) => readings.push(reading),
-            Ok(_) => {}
             Err(_) => {}
         }
     }
@@ -286,10 +287,10 @@ fn liboard_frames_that_reach_the_host_in_one_read_are_all_recognised() {
     let mut games = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(10);
     while Instant::now() < deadline && games != [expected.clone()] {
-        if let Ok(Update::Snapshot(snapshot)) =
+        if let Ok(Update::Change(change)) =
             connection.updates.recv_timeout(Duration::from_millis(100))
         {
-            games = snapshot.games;
+            games = change.snapshot.games;
         }
     }
     connection.disconnect();
@@ -303,14 +304,13 @@ fn an_idle_polled_board_costs_no_messages_and_no_memory() {
     let (mut readings, mut snapshots) = (0, 0);
     let until = Instant::now() + Duration::from_secs(3);
     while Instant::now() < until {
-        match bench
+        if let Ok(Update::Change(change)) = bench
             .connection
             .updates
             .recv_timeout(Duration::from_millis(50))
         {
-            Ok(Update::Reading(_)) => readings += 1,
-            Ok(Update::Snapshot(_)) => snapshots += 1,
-            _ => {}
+            readings += change.readings.len();
+            snapshots += 1;
         }
     }
     bench.stop();
@@ -370,12 +370,12 @@ fn readings_of(protocol: Protocol, script: Script) -> Vec<Reading> {
     let until = Instant::now() + Duration::from_secs_f64(end as f64 / 1000.0 / SPEED + 1.0);
     let mut readings = Vec::new();
     while Instant::now() < until {
-        if let Ok(Update::Reading(reading)) = bench
+        if let Ok(Update::Change(change)) = bench
             .connection
             .updates
             .recv_timeout(Duration::from_millis(50))
         {
-            readings.push(reading.reading);
+            readings.extend(change.readings.iter().map(|r| r.reading));
         }
     }
     bench.stop();

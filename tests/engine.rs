@@ -14,7 +14,6 @@ use std::time::Duration;
 use std::time::Instant;
 
 use boardsight::clock::{Clock, GameClocks, TimeControl};
-use boardsight::connection::Snapshot;
 use boardsight::engine::{
     Adviser, AnalysisLine, Engine, EngineClock, EngineFault, EnginePlay, Patience, Reply, Score,
     Strength, TAKEBACK_WAIT_WORDS, Ticket, castling_mode,
@@ -22,6 +21,7 @@ use boardsight::engine::{
 use boardsight::reading::{Reading, TimedReading};
 use boardsight::recognizer::{BoardOrientation, Config, Recognizer};
 use boardsight::sim::{Action, HandStyle, PhysicalBoard, move_actions};
+use boardsight::snapshot::Snapshot;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Piece, Position, Role, Square};

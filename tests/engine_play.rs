@@ -13,9 +13,9 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use boardsight::background::WorkerThread;
 use boardsight::engine::{Engine, Patience, Reply, Strength};
 use boardsight::pgn::read_games;
 use boardsight::protocol::Protocol;
@@ -58,7 +58,7 @@ fn line_starting(lines: &Receiver<String>, prefix: &str, seen: &mut Vec<String>)
 }
 
 /// A simulated LiBoard on a pty, set up for a game: its hands, its stop, its port, its thread.
-fn board_at_the_start() -> (Sender<Action>, Arc<AtomicBool>, String, JoinHandle<()>) {
+fn board_at_the_start() -> (Sender<Action>, Arc<AtomicBool>, String, WorkerThread) {
     let (actions, received) = mpsc::channel();
     let stop = Arc::new(AtomicBool::new(false));
     let (port, device) = serve_live(Protocol::Liboard, received, stop.clone()).expect("a pty");

@@ -12,7 +12,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use boardsight::recognizer::GameRecord;
+use boardsight::game::GameRecord;
 use boardsight::sim::{HandCounts, HandStyle, Mode, Recording, record_games};
 use common::accuracy::{SessionResult, Tally, Truth, print_table, score_session, session_names};
 use common::uci_moves;

@@ -4,9 +4,10 @@
 use std::path::Path;
 use std::process::Command;
 
+use boardsight::game::GameRecord;
 use boardsight::pgn::{GameTags, PgnResult, read_games, write_game, write_game_with_comments};
 use boardsight::reading::{Reading, TimedReading};
-use boardsight::recognizer::{BoardStatus, EventKind, GameRecord, Recognizer};
+use boardsight::recognizer::{BoardStatus, EventKind, Recognizer};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position, Square};
 
@@ -335,7 +336,7 @@ fn a_chess960_game_reads_from_its_fen_with_its_own_castling() {
 
 #[test]
 fn clock_comments_are_never_broken_across_lines_and_read_back() {
-    let game = boardsight::recognizer::GameRecord::from_uci(
+    let game = boardsight::game::GameRecord::from_uci(
         shakmaty::Chess::default(),
         [
             "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7", "f1e1",
@@ -396,7 +397,7 @@ fn a_chess960_game_is_written_with_its_variant_and_fen_and_reads_back_the_same()
     assert_eq!(back.moves, game.moves);
     // Shredder-FEN castling reads as the same start.
     let shredder = "bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w GEge - 0 1";
-    assert_eq!(boardsight::parse_fen(shredder).ok(), Some(start));
+    assert_eq!(boardsight::game::parse_fen(shredder).ok(), Some(start));
 }
 
 #[test]

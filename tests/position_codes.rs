@@ -5,8 +5,9 @@ mod common;
 
 use std::path::Path;
 
-use boardsight::pgn::position_code::{decode, encode, fen, parse_position};
-use boardsight::recognizer::GameRecord;
+use boardsight::game::GameRecord;
+use boardsight::game::fen_of;
+use boardsight::pgn::position_code::{decode, encode, parse_position};
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode};
 
@@ -42,7 +43,7 @@ fn every_corpus_position_round_trips_through_its_code() {
                 assert_eq!(typed, Some(placement(&position)));
                 positions += 1;
                 code_chars += code.len();
-                fen_chars += fen(&position).len();
+                fen_chars += fen_of(&position).len();
             }
         }
     }
@@ -68,9 +69,9 @@ fn chess960_castling_rights_survive_the_code() {
         assert_eq!(decode(&code), Ok(start.clone()), "{number}: {code}");
     }
     // An inner rook keeps its right (X-FEN names its file): rooks a1 and c1, right on c1.
-    let inner = boardsight::parse_fen("4k3/8/8/8/8/8/8/R1RK4 w C - 0 1").expect("fen");
+    let inner = boardsight::game::parse_fen("4k3/8/8/8/8/8/8/R1RK4 w C - 0 1").expect("fen");
     let back = decode(&encode(&inner)).expect("decodes");
-    assert_eq!(fen(&back), "4k3/8/8/8/8/8/8/R1RK4 w C - 0 1");
+    assert_eq!(fen_of(&back), "4k3/8/8/8/8/8/8/R1RK4 w C - 0 1");
     assert!(decode("E8eqJuYqSSSQAAAAA22227N_c4.A").is_err());
 }
 

@@ -5,9 +5,10 @@ mod common;
 
 use std::path::Path;
 
+use boardsight::game::parse_fen;
 use boardsight::recognizer::{Config, EventKind, Recognizer};
 use boardsight::replay::{Replay, replay};
-use boardsight::{parse_fen, sensorlog};
+use boardsight::sensorlog;
 use common::uci_games;
 
 const CASTLING_FEN: &str = "r3k2r/pppqpppp/2n2n2/3p1b2/3P1B2/2N2N2/PPPQPPPP/R3K2R w KQkq - 0 1";
@@ -177,7 +178,7 @@ fn several_moves_between_two_readings() {
     assert_eq!(game.moves.len(), 5);
     // The order within one reading cannot be seen; the position reached can.
     assert_eq!(
-        boardsight::recognizer::fen_of(&game.final_position()),
+        boardsight::game::fen_of(&game.final_position()),
         "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
     );
 }
@@ -601,7 +602,7 @@ fn chess960_king_and_rook_swapping_is_ambiguous_until_the_reply() {
     assert_eq!(games(&result), vec![vec!["f1g1", "b7b6"]]);
     assert_eq!(trace(&result, "ambiguous"), vec!["ambiguous 1:f1g1"]);
     // Decided by Black's reply, which only the castling line explains.
-    let position = boardsight::recognizer::fen_of(&result.games[0].final_position());
+    let position = boardsight::game::fen_of(&result.games[0].final_position());
     assert!(position.contains("/5RK1 "), "{position}");
     let finished = run_chess960("chess960-castling-swap-finish");
     assert_eq!(games(&finished), vec![vec!["f1g1"]]);

@@ -102,10 +102,9 @@ mod tests {
 
     #[test]
     fn lines_read_in_san_with_move_numbers_from_either_side() {
-        let moves =
-            crate::recognizer::GameRecord::from_uci(Chess::default(), ["e2e4", "e7e5", "g1f3"])
-                .expect("legal moves")
-                .moves;
+        let moves = crate::game::GameRecord::from_uci(Chess::default(), ["e2e4", "e7e5", "g1f3"])
+            .expect("legal moves")
+            .moves;
         assert_eq!(line_text(&Chess::default(), &moves), "1. e4 e5 2. Nf3");
         let after_e4 = Chess::default().play(moves[0]).expect("legal");
         assert_eq!(line_text(&after_e4, &moves[1..]), "1... e5 2. Nf3");

@@ -6,13 +6,13 @@ use egui::{Color32, RichText};
 
 use super::command::AppCommand;
 use super::pieces::PieceTextures;
-use super::session::Session;
 use super::time_strip::{StripState, TimeRange};
 use super::{analysis_view, board_view, clock_view, sensor_view, timeline_panel};
 use crate::clock::flag_words;
-use crate::connection::Snapshot;
 use crate::recognizer::event::{dead_sensor_words, unseen_words};
 use crate::recognizer::{BoardStatus, EventKind};
+use crate::session::Session;
+use crate::snapshot::Snapshot;
 use shakmaty::Position;
 use shakmaty::Square;
 
@@ -118,7 +118,7 @@ pub fn show(
                 state.flipped,
                 side * SENSOR_SCALE,
             );
-            grid.clickable = matches!(session.source(), super::source::Source::Simulated { .. });
+            grid.clickable = matches!(session.source(), crate::session::Source::Simulated { .. });
             grid.highlight = state.highlight;
             grid.health = state.show_health.then(|| session.health());
             if let Some(square) = sensor_view::show(ui, &grid) {

@@ -4,7 +4,7 @@ use eframe::egui;
 use egui::{Color32, RichText};
 use shakmaty::Color;
 
-use super::session::{ClockFace, TENTHS_BELOW_MS};
+use crate::session::{ClockFace, TENTHS_BELOW_MS};
 
 const RUNNING: Color32 = Color32::from_rgb(46, 125, 70);
 const FALLEN: Color32 = Color32::from_rgb(200, 40, 40);

@@ -8,12 +8,12 @@ use shakmaty::Chess;
 
 use super::command::{AppCommand, FilePick};
 use super::jobs::{Done, Job, file_name};
-use super::source::Source;
 use super::{BoardsightApp, theme};
 use crate::connection::{Command, list_ports};
 use crate::engine::Strength;
 use crate::pgn::position_code;
 use crate::recognizer::Config;
+use crate::session::Source;
 use shakmaty::Position;
 
 impl BoardsightApp {
@@ -45,12 +45,10 @@ impl BoardsightApp {
                 self.screen.viewed_ply = None;
                 let config = self.recognizer_config();
                 let settings = &self.settings;
-                self.session.connect(
-                    settings.port.trim().to_owned(),
-                    settings.protocol,
-                    config,
-                    settings.sensor_orientation,
-                );
+                self.session
+                    .connect(settings.port.trim().to_owned(), settings.protocol, config);
+                self.session
+                    .send(Command::Orient(settings.sensor_orientation));
             }
             AppCommand::Disconnect => session.disconnect(),
             AppCommand::RefreshPorts => match list_ports() {

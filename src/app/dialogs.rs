@@ -4,8 +4,8 @@
 use eframe::egui;
 
 use super::command::AppCommand;
-use super::session::RestoreOffer;
 use crate::pgn::PgnFile;
+use crate::session::RestoreOffer;
 
 pub fn restore(ctx: &egui::Context, offer: &RestoreOffer, out: &mut Vec<AppCommand>) {
     let Some(newest) = offer.sessions.first() else {

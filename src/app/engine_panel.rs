@@ -5,9 +5,9 @@ use eframe::egui;
 use egui::RichText;
 
 use super::command::AppCommand;
-use super::session::Session;
 use super::settings::Settings;
 use crate::clock::TimeControl;
+use crate::session::Session;
 
 pub fn show(
     ui: &mut egui::Ui,

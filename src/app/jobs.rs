@@ -7,15 +7,16 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::thread::JoinHandle;
 
+use crate::background::{Wake, WorkerThread};
 use crate::files::write_atomically;
+use crate::game::GameRecord;
 use crate::pgn::{PgnError, PgnFile};
 use crate::reading::TimedReading;
-use crate::recognizer::{Config, GameRecord};
+use crate::recognizer::Config;
 use crate::sensorlog;
 
-use super::timeline::Timeline;
+use crate::session::Timeline;
 
 /// Something to do with a file.
 pub enum Job {
@@ -173,34 +174,33 @@ pub struct Jobs {
     waiting: VecDeque<String>,
     /// Jobs done in the window, when there is no thread.
     ready: Vec<Done>,
-    thread: Option<JoinHandle<()>>,
+    /// Dropped after `jobs`: a save asked for is finished before the app goes.
+    thread: Option<WorkerThread>,
 }
 
 impl Jobs {
     /// Starts the thread; `wake` is called when a job is done. Should no thread start,
     /// jobs run where they are asked for: slower, but no file is left unsaved.
-    pub fn start(wake: Arc<dyn Fn() + Send + Sync>) -> Self {
+    pub fn start(wake: Wake) -> Self {
         let (jobs, received) = mpsc::channel::<Job>();
         let (finished, done) = mpsc::channel();
         let progress = Arc::new(Progress::default());
         let thread = {
             let progress = progress.clone();
-            std::thread::Builder::new()
-                .name("file jobs".into())
-                .spawn(move || {
-                    for job in received {
-                        progress.set(0, 0);
-                        if finished.send(job.run(&progress)).is_err() {
-                            return;
-                        }
-                        wake();
+            WorkerThread::spawn("file jobs", move || {
+                for job in received {
+                    progress.set(0, 0);
+                    if finished.send(job.run(&progress)).is_err() {
+                        return;
                     }
-                })
+                    wake();
+                }
+            })
         };
         let (jobs, thread) = match thread {
             Ok(thread) => (Some(jobs), Some(thread)),
             Err(e) => {
-                eprintln!("boardsight: no thread for file jobs ({e}); they run in the window");
+                eprintln!("boardsight: {e}; file jobs run in the window");
                 (None, None)
             }
         };
@@ -238,7 +238,7 @@ impl Jobs {
             self.waiting.pop_front();
             done.push(finished);
         }
-        if self.thread.as_ref().is_some_and(JoinHandle::is_finished) {
+        if self.thread.as_ref().is_some_and(WorkerThread::is_finished) {
             // Only a panic ends the thread early: what it was given is not done.
             for label in self.waiting.drain(..) {
                 done.push(Done::Failed(format!("{label}: not done, the job failed")));
@@ -252,17 +252,5 @@ impl Jobs {
         self.waiting
             .front()
             .map(|label| (label.as_str(), self.progress.fraction()))
-    }
-}
-
-impl Drop for Jobs {
-    fn drop(&mut self) {
-        // A save asked for is finished before the app goes.
-        self.jobs = None;
-        if let Some(thread) = self.thread.take()
-            && thread.join().is_err()
-        {
-            eprintln!("boardsight: a file job failed while closing");
-        }
     }
 }

@@ -2,11 +2,10 @@
 //! promotion by click, game controls, the connection panel and a timeline for recorded
 //! sessions.
 //!
-//! The parts: a [`session::Session`] holds what is shown and recorded (no egui); panels,
+//! The parts: a [`crate::session::Session`] holds what is shown and recorded (no egui); panels,
 //! each in its own file, only draw and push an [`AppCommand`]; `command_handling` carries
 //! the commands out after the UI pass; file work runs on the job thread (`jobs`).
 
-mod activity;
 mod analysis_view;
 mod board_view;
 mod central_panel;
@@ -16,21 +15,15 @@ mod command_handling;
 mod connection_panel;
 mod dialogs;
 mod engine_panel;
-mod game_view;
 mod jobs;
 mod menu_bar;
 mod move_list;
 mod pieces;
-mod recording_summary;
 pub mod sensor_view;
-pub mod session;
 pub mod settings;
-mod simulated;
-mod source;
 mod status_bar;
 mod table_view;
 mod time_strip;
-mod timeline;
 mod timeline_panel;
 
 use std::path::PathBuf;
@@ -39,15 +32,15 @@ use std::time::{Duration, Instant};
 
 use eframe::egui;
 
+pub use crate::session::Timeline;
 pub use command::{AppCommand, FilePick};
-pub use timeline::Timeline;
 
 use crate::connection::PortChoice;
 use crate::pgn::PgnFile;
 use crate::pgn::autosave::Autosave;
+use crate::session::{Session, Source};
 use jobs::Jobs;
 use pieces::PieceTextures;
-use session::Session;
 use settings::Settings;
 
 /// How the app starts.
@@ -110,7 +103,7 @@ impl BoardsightApp {
         let (settings, warning) = Settings::load(cc.storage);
         let ctx = cc.egui_ctx.clone();
         ctx.set_theme(theme(settings.dark_theme));
-        let wake: session::Wake = {
+        let wake: crate::background::Wake = {
             let ctx = ctx.clone();
             Arc::new(move || ctx.request_repaint())
         };
@@ -232,9 +225,7 @@ impl eframe::App for BoardsightApp {
         let out = &mut self.commands;
         let textures = screen.textures.as_ref();
         let (simulated_demo, hand) = match session.source() {
-            source::Source::Simulated { board, .. } => {
-                (Some(board.demo_running()), Some(board.hand()))
-            }
+            Source::Simulated { board, .. } => (Some(board.demo_running()), Some(board.hand())),
             _ => (None, None),
         };
         egui::Panel::top("menu").show(ui, |ui| {
@@ -255,7 +246,7 @@ impl eframe::App for BoardsightApp {
             .show(ui, |ui| {
                 let state = connection_panel::SourceState {
                     simulated: simulated_demo.is_some(),
-                    serial: matches!(session.source(), source::Source::Serial { .. }),
+                    serial: matches!(session.source(), Source::Serial { .. }),
                     hand,
                     dgt_share: session.dgt_share_path(),
                     live_pgn: session.live_pgn_path(),

@@ -6,10 +6,11 @@ use egui::{Color32, Key, Vec2};
 use shakmaty::{Move, Position, Role};
 
 use super::command::AppCommand;
-use super::game_view::GameView;
 use super::pieces::PieceTextures;
-use crate::connection::{Command, Snapshot};
+use crate::connection::Command;
 use crate::pgn::position_code;
+use crate::session::GameView;
+use crate::snapshot::Snapshot;
 
 /// What the panel needs of the app.
 pub struct MoveListState<'a> {
@@ -50,7 +51,7 @@ fn position_codes(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<Ap
     let view = state.view;
     let (fen, code) = match view.at(state.viewed_ply) {
         (Some(position), _) if state.viewed_ply.is_some() => (
-            position_code::fen(position),
+            crate::game::fen_of(position),
             position_code::encode(position),
         ),
         _ => (view.fen.clone(), view.code.clone()),

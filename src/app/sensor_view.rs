@@ -7,12 +7,12 @@ use std::time::Instant;
 use egui::{Color32, Sense, Stroke, StrokeKind, Vec2};
 use shakmaty::{Bitboard, Square};
 
-use super::activity::FLASH;
 use super::board_view::{DARK, LIGHT, draw_coordinates, is_light, square_rect, square_target};
-use crate::connection::Snapshot;
 use crate::recognizer::BoardStatus;
 use crate::recognizer::event::squares;
 use crate::recognizer::health::SensorHealth;
+use crate::session::FLASH;
+use crate::snapshot::Snapshot;
 
 /// What one sensor square means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 
 use eframe::egui;
 
-use super::session::Session;
 use crate::connection::ConnectionStatus;
+use crate::session::Session;
 
 pub fn show(ui: &mut egui::Ui, session: &Session, busy: Option<(&str, Option<f32>)>) {
     ui.horizontal(|ui| {

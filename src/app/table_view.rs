@@ -8,9 +8,9 @@ use shakmaty::{Color, Position};
 
 use super::command::AppCommand;
 use super::pieces::PieceTextures;
-use super::session::Session;
 use super::{board_view, central_panel, clock_view, sensor_view};
 use crate::recognizer::BoardStatus;
+use crate::session::Session;
 
 /// How many moves (of both sides) the list shows.
 const MOVES_SHOWN: usize = 16;

@@ -9,10 +9,10 @@ use egui::{Color32, Pos2, Rect, Sense, Stroke, Vec2};
 use shakmaty::Square;
 
 use super::command::AppCommand;
-use super::recording_summary::{BandKind, MarkerKind, Summary};
-use super::timeline::Timeline;
 use crate::reading::Millis;
 use crate::sensorlog;
+use crate::session::Timeline;
+use crate::session::{BandKind, MarkerKind, Summary};
 
 /// The span of the recording in view, in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq)]

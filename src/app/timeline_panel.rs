@@ -6,8 +6,8 @@ use egui::RichText;
 
 use super::command::AppCommand;
 use super::time_strip::{self, StripState};
-use super::timeline::Timeline;
 use crate::sensorlog;
+use crate::session::Timeline;
 
 pub fn show(
     ui: &mut egui::Ui,

@@ -1,6 +1,6 @@
 //! `boardsight listen --port DEV --protocol P [--record LOG] [--pgn OUT] [--idle-exit SECS]
 //! [--engine PATH --engine-plays white|black [--level L | --elo E | --nodes N]] [--clock MIN+INC]
-//! [--serve-dgt LINK] [--live-pgn FILE]`
+//! [--serve-dgt LINK] [--live-pgn FILE]`: prints a live session (`crate::session`) as it goes.
 
 use std::io::Write;
 use std::path::Path;
@@ -12,16 +12,17 @@ use std::time::{Duration, Instant};
 use shakmaty::Color;
 
 use super::usage_error;
-use crate::clock::{GameClocks, TimeControl, flag_words};
-use crate::connection::{ConnectionStatus, Snapshot, Update, connect};
-use crate::dgt_serve::{VirtualDgtBoard, dgt_clock};
-use crate::engine::{EngineClock, EnginePlay, Strength};
+use crate::background::no_wake;
+use crate::clock::TimeControl;
+use crate::dgt_serve::VirtualDgtBoard;
+use crate::engine::Strength;
 use crate::files::write_atomically;
-use crate::pgn::live::{LivePgn, session_pgn};
+use crate::pgn::live::LivePgn;
 use crate::protocol::Protocol;
-use crate::reading::{Reading, TimedReading};
-use crate::recognizer::{BoardOrientation, Config, EventKind, GameRecord};
+use crate::recognizer::{BoardOrientation, Config};
 use crate::sensorlog;
+use crate::session::words::status_line;
+use crate::session::{News, Session};
 
 pub struct Options<'a> {
     pub port: &'a str,
@@ -45,7 +46,7 @@ pub fn run(options: Options<'_>) -> ExitCode {
     if !Path::new(options.port).exists() {
         return usage_error(&format!("no serial port at {}", options.port));
     }
-    let start = match options.fen.map(crate::parse_fen).transpose() {
+    let start = match options.fen.map(crate::game::parse_fen).transpose() {
         Ok(start) => start,
         Err(message) => return usage_error(&format!("--fen: {message}")),
     };
@@ -74,196 +75,71 @@ pub fn run(options: Options<'_>) -> ExitCode {
         Err(e) => return usage_error(&format!("--live-pgn: {e}")),
     };
     let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        if let Err(e) = ctrlc::set_handler(move || stop.store(true, Ordering::Relaxed)) {
-            eprintln!("boardsight: Ctrl-C will not save the game: {e}");
-        }
+    let stopper = stop.clone();
+    if let Err(e) = ctrlc::set_handler(move || stopper.store(true, Ordering::Relaxed)) {
+        eprintln!("boardsight: Ctrl-C will not save the game: {e}");
     }
     let config = Config {
         start,
         orientation: options.orientation,
         ..Config::default()
     };
-    // The worker's times count from about now: the clock's flag is checked against it.
+    let mut session = Session::new(None, no_wake());
+    session.keep_news();
+    session.connect(options.port.to_owned(), options.protocol, config);
     let started = Instant::now();
-    let connection = connect(options.port, options.protocol, config, Arc::new(|| {}));
-    let mut clocks = GameClocks::new(options.clock);
-    let mut engine = options
-        .engine
-        .as_ref()
-        .map(|(path, side, strength)| EnginePlay::start(path, *side, *strength, Arc::new(|| {})));
-    let mut latest: Option<Box<Snapshot>> = None;
-    let mut shown: Option<shakmaty::Chess> = None;
-    let mut readings: Vec<TimedReading> = Vec::new();
-    let mut games: Vec<GameRecord> = Vec::new();
-    let mut last_change = Instant::now();
-    let mut last_occupancy = None;
-    let mut first_mover = Color::White;
-    let now = || started.elapsed().as_millis() as u64;
-    // The virtual board runs the clock on by itself; it hears of every change: the
-    // events of a snapshot (told with it, once the game's end can be seen) and a flag.
-    let show_clock = |clocks: &GameClocks, position: &shakmaty::Chess| {
-        if let Some(board) = &virtual_board {
-            board.show_clock(dgt_clock(clocks, position, now()));
-        }
-    };
-    let mut clock_news = false;
+    session.set_clock(options.clock, started);
+    if let Some((path, side, strength)) = &options.engine {
+        session.seat_engine(path, *side, *strength);
+    }
+    session.share_dgt_board(virtual_board);
+    session.keep_live_pgn(live);
     while !stop.load(Ordering::Relaxed) {
+        let last_change = session.last_reading_at().unwrap_or(started);
         if idle_limit.is_some_and(|limit| last_change.elapsed() >= limit) {
             break;
         }
-        if let Some(snapshot) = &latest
-            && let Some((color, result)) = clocks.check_flag(&snapshot.position, now())
-        {
-            println!("flag: {}", flag_words(color, result));
-            show_clock(&clocks, &snapshot.position);
-        }
-        if let (Some(engine), Some(snapshot)) = (&mut engine, &latest) {
-            // Hearing may ask the engine again (a takeback's pause over): with the times now.
-            engine.set_clock(EngineClock::of(&clocks, now()));
-            for line in engine.on_replies(&connection, snapshot) {
-                println!("{line}");
-            }
-        }
-        let update = match connection.updates.recv_timeout(Duration::from_millis(20)) {
-            Ok(update) => update,
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
-        };
-        match update {
-            Update::Reading(reading) => {
-                // A polled board repeats its occupancy: only a change is news.
-                let repeated =
-                    matches!(reading.reading, Reading::Occupancy(o) if Some(o) == last_occupancy);
-                if let Reading::Occupancy(o) = reading.reading {
-                    last_occupancy = Some(o);
-                }
-                if !repeated {
-                    last_change = Instant::now();
-                }
-                readings.push(reading);
-            }
-            Update::Events(events) => {
-                for event in events {
-                    if let EventKind::NewGame { fen } = &event.kind {
-                        first_mover = crate::parse_fen(fen)
-                            .map_or(Color::White, |p| shakmaty::Position::turn(&p));
-                    }
-                    clocks.on_event(&event);
-                    if let Some(line) = describe(&event.kind, first_mover) {
-                        println!("{line}");
-                    }
-                }
-                clock_news = true;
-            }
-            Update::Snapshot(snapshot) => {
-                if let Some(board) = &virtual_board
-                    && shown.as_ref() != Some(&snapshot.position)
-                {
-                    board.show(&snapshot.position);
-                    shown = Some(snapshot.position.clone());
-                }
-                if std::mem::take(&mut clock_news) {
-                    show_clock(&clocks, &snapshot.position);
-                }
-                if let Some(live) = &live
-                    && snapshot.games != games
-                {
-                    // The clocks already heard this snapshot's events.
-                    // The engine's name is known once it has said it.
-                    let tags = EnginePlay::tags(engine.as_ref());
-                    live.write(session_pgn(&snapshot.games, &tags, &clocks));
-                    for problem in live.problems() {
-                        eprintln!("boardsight: live PGN: {problem}");
-                    }
-                }
-                games = snapshot.games.clone();
-                if let Some(engine) = &mut engine {
-                    // The clocks have heard this snapshot's moves: the engine is told its time.
-                    engine.set_clock(EngineClock::of(&clocks, now()));
-                    engine.on_snapshot(&snapshot);
-                }
-                latest = Some(snapshot);
-            }
-            Update::Status(status) => eprintln!("boardsight: {}", status_text(&status)),
+        let there = session.wait(Duration::from_millis(20));
+        session.update(Instant::now());
+        print_news(&mut session);
+        if !there {
+            break;
         }
     }
-    connection.disconnect();
-    let mut failed = false;
+    let text = session.pgn_of(session.games());
+    let mut log = Vec::new();
+    let logged = sensorlog::write(&mut log, session.readings());
+    let mut failed = !session.keep_live_pgn(None).is_empty();
+    print_news(&mut session);
+    drop(session);
     if let Some(path) = options.pgn {
-        let text = session_pgn(&games, &EnginePlay::tags(engine.as_ref()), &clocks);
-        if let Err(e) = write_atomically(path, text.as_bytes()) {
-            eprintln!("boardsight: {}: {e}", path.display());
-            failed = true;
-        }
-    }
-    if let Some(live) = live {
-        for problem in live.finish() {
-            eprintln!("boardsight: live PGN: {problem}");
-            failed = true;
-        }
+        failed |= !written(path, write_atomically(path, text.as_bytes()));
     }
     if let Some(path) = options.record {
-        let mut bytes = Vec::new();
-        let written =
-            sensorlog::write(&mut bytes, &readings).and_then(|()| write_atomically(path, &bytes));
-        if let Err(e) = written {
-            eprintln!("boardsight: {}: {e}", path.display());
-            failed = true;
-        }
+        failed |= !written(path, logged.and_then(|()| write_atomically(path, &log)));
     }
-    if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    // 1 is `ExitCode::FAILURE`.
+    ExitCode::from(u8::from(failed))
 }
 
-fn move_number(ply: usize, first_mover: Color) -> String {
-    // Ply 1 is White's first move in a standard game.
-    let offset = usize::from(first_mover == Color::Black);
-    let index = ply - 1 + offset;
-    let number = index / 2 + 1;
-    if index.is_multiple_of(2) {
-        format!("{number}.")
-    } else {
-        format!("{number}...")
+/// Whether `path` was written; says why not.
+fn written(path: &Path, result: std::io::Result<()>) -> bool {
+    if let Err(e) = &result {
+        eprintln!("boardsight: {}: {e}", path.display());
     }
+    result.is_ok()
 }
 
-fn describe(kind: &EventKind, first_mover: Color) -> Option<String> {
-    Some(match kind {
-        EventKind::NewGame { fen } => format!("new game: {fen}"),
-        EventKind::Move { ply, san, .. } => format!("{} {san}", move_number(*ply, first_mover)),
-        EventKind::Revised { ply, san, .. } => {
-            format!("{} {san} (revised)", move_number(*ply, first_mover))
+/// Prints what the session said: its lines on stdout, the connection and problems on
+/// stderr.
+fn print_news(session: &mut Session) {
+    for news in session.take_news() {
+        match news {
+            News::Said(line) => println!("{line}"),
+            News::Status(status) => eprintln!("boardsight: {}", status_line(&status)),
+            News::Problem(problem) => eprintln!("boardsight: {problem}"),
         }
-        EventKind::TakenBack { ply, .. } => {
-            format!("{} taken back", move_number(*ply, first_mover))
-        }
-        EventKind::Ambiguous { ply, candidates } => {
-            let list: Vec<String> = candidates
-                .iter()
-                .map(|m| crate::recognizer::event::uci(*m).to_string())
-                .collect();
-            format!(
-                "{} ambiguous: {}",
-                move_number(*ply, first_mover),
-                list.join(" or ")
-            )
-        }
-        EventKind::Orientation { .. } | EventKind::DeadSensor { .. } | EventKind::Unseen { .. } => {
-            return kind.finding();
-        }
-        EventKind::Seen { square } => format!("the piece on {square} is seen again"),
-        EventKind::WrongMove {
-            played, expected, ..
-        } => crate::recognizer::event::wrong_move_words(*played, *expected),
-        EventKind::Illegal { .. } | EventKind::Recovered | EventKind::Waiting { .. } => {
-            return None;
-        }
-    })
+    }
 }
 
 /// A virtual DGT board linked at `link`, its path told on stdout for the other program.
@@ -277,13 +153,4 @@ fn start_virtual_board(link: &Path) -> Result<VirtualDgtBoard, String> {
     );
     let _ = std::io::stdout().flush();
     Ok(board)
-}
-
-fn status_text(status: &ConnectionStatus) -> String {
-    match status {
-        ConnectionStatus::Connecting => "connecting".into(),
-        ConnectionStatus::WaitingForData => "port open, waiting for the board".into(),
-        ConnectionStatus::Connected => "connected".into(),
-        ConnectionStatus::Error(e) => format!("{e} (retrying)"),
-    }
 }

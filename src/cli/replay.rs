@@ -6,10 +6,11 @@ use std::process::ExitCode;
 
 use super::usage_error;
 use crate::clock::{GameClocks, TimeControl};
+use crate::game::parse_fen;
 use crate::pgn::GameTags;
 use crate::pgn::live::session_pgn;
 use crate::recognizer::{BoardOrientation, Config};
-use crate::{parse_fen, replay, sensorlog};
+use crate::{replay, sensorlog};
 
 pub fn run(
     log: &Path,
@@ -44,7 +45,10 @@ pub fn run(
     }
     print!(
         "{}",
-        session_pgn(&result.games, &GameTags::default(), &clocks)
+        session_pgn(
+            &result.games,
+            &clocks.annotate(&result.games, &GameTags::default()),
+        )
     );
     ExitCode::SUCCESS
 }

@@ -5,9 +5,8 @@
 use shakmaty::{Color, Position};
 
 use super::{Clock, ClockTime, FlagResult, TimeControl};
-use crate::pgn::{GameTags, PgnResult};
+use crate::game::{Annotation, GameRecord, GameTags, PgnResult};
 use crate::reading::Millis;
-use crate::recognizer::GameRecord;
 use crate::recognizer::event::{Event, EventKind};
 
 /// One game's clock.
@@ -112,7 +111,7 @@ impl GameClocks {
     pub fn on_event(&mut self, event: &Event) {
         match &event.kind {
             EventKind::NewGame { fen } => {
-                let Ok(start) = crate::parse_fen(fen) else {
+                let Ok(start) = crate::game::parse_fen(fen) else {
                     return;
                 };
                 // The recognizer keeps a game among the session's once it has a move.
@@ -198,11 +197,7 @@ impl GameClocks {
 
     /// Each game's tags and `[%clk]` comments: `TimeControl`, the time left after every
     /// move the clock saw, and the result of a fallen flag.
-    pub fn annotate(
-        &self,
-        games: &[GameRecord],
-        tags: &GameTags,
-    ) -> Vec<(GameTags, Vec<(usize, String)>)> {
+    pub fn annotate(&self, games: &[GameRecord], tags: &GameTags) -> Vec<Annotation> {
         games
             .iter()
             .enumerate()
@@ -277,7 +272,7 @@ mod tests {
             clocks.on_event(&Event {
                 t,
                 kind: EventKind::NewGame {
-                    fen: crate::pgn::position_code::fen(&position),
+                    fen: crate::game::fen_of(&position),
                 },
             });
             Self {

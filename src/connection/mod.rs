@@ -6,4 +6,4 @@ mod ports;
 mod worker;
 
 pub use ports::{PortChoice, list_ports};
-pub use worker::{Command, Connection, ConnectionStatus, Snapshot, Update, connect};
+pub use worker::{Change, Command, Connection, ConnectionStatus, Update, connect};

@@ -1,17 +1,18 @@
 //! The worker thread itself.
 
 use std::io;
-use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use serialport::SerialPort;
-use shakmaty::{Bitboard, Chess, Move, Role, Square};
+use shakmaty::{Bitboard, Chess, Move, Role};
 
+use crate::background::{Wake, WorkerThread};
+use crate::game::GameRecord;
 use crate::protocol::{Micros, Protocol};
 use crate::reading::{Orientation, Reading, TimedReading};
-use crate::recognizer::{BoardStatus, Config, Event, GameRecord, Recognizer};
+use crate::recognizer::{Config, Event, Recognizer};
+use crate::snapshot::Snapshot;
 
 /// What the user asks of the worker.
 #[derive(Clone, Debug)]
@@ -48,73 +49,35 @@ pub enum ConnectionStatus {
     Error(String),
 }
 
-/// What the recognizer knows, after a change.
-#[derive(Clone, Debug)]
-pub struct Snapshot {
-    /// The current game (empty before the board first shows its start).
-    pub game: GameRecord,
-    /// Every game of the session, the current one last once it has begun.
-    pub games: Vec<GameRecord>,
-    pub position: Chess,
-    pub sensed: Bitboard,
-    pub expected: Bitboard,
-    pub status: BoardStatus,
-    pub ambiguity: Option<(usize, Vec<Move>)>,
-    pub has_started: bool,
-    /// The piece the next promotion will get.
-    pub pending_promotion: Role,
-    /// Malformed frames, packets or lines dropped so far.
-    pub dropped: u64,
-    /// Whether a move taken back can be played again.
-    pub can_redo: bool,
-    /// The move the next ply must be (the engine's), if one is awaited.
-    pub expected_move: Option<Move>,
-    /// Broken sensors found, each with whether it is stuck reading occupied.
-    pub dead_sensors: Vec<(Square, bool)>,
-    /// Whether the board was found (or set) to stand turned round.
-    pub turned: bool,
-    /// Pieces the position has where their sensor reads empty (set down off-centre).
-    pub unseen_pieces: Vec<(Square, shakmaty::Piece)>,
-}
-
-impl Snapshot {
-    pub fn of(r: &Recognizer, dropped: u64) -> Self {
-        Self {
-            game: r.game(),
-            games: r.games(),
-            position: r.position().clone(),
-            sensed: r.sensed(),
-            expected: r.expected_occupancy(),
-            status: r.status().clone(),
-            ambiguity: r.ambiguity(),
-            has_started: r.has_started(),
-            pending_promotion: r.pending_promotion(),
-            dropped,
-            can_redo: r.can_redo(),
-            expected_move: r.expected_move(),
-            dead_sensors: r.dead_sensors(),
-            turned: r.is_turned(),
-            unseen_pieces: r.unseen_pieces(),
-        }
-    }
-}
-
 /// What the worker tells its listener.
 #[derive(Clone, Debug)]
 pub enum Update {
     Status(ConnectionStatus),
-    /// A reading from the board (or a command turned reading), as recorded in a sensor log.
-    Reading(TimedReading),
-    /// What the recognizer decided.
-    Events(Vec<Event>),
-    Snapshot(Box<Snapshot>),
+    /// A change on the board or in the game, whole.
+    Change(Box<Change>),
+}
+
+/// One change, in one message, so that no receiver puts pieces back together: the readings
+/// taken in, what the recognizer decided on them, and what it knows after them. One read
+/// from the port may bring several readings at once (a burst of frames); they come together
+/// here, as the recognizer took them in one go, rather than as messages that each carry a
+/// whole snapshot.
+#[derive(Clone, Debug)]
+pub struct Change {
+    /// Readings from the board (or commands turned readings), as recorded in a sensor log;
+    /// none for a command or a new count of dropped frames.
+    pub readings: Vec<TimedReading>,
+    /// What the recognizer decided, in order.
+    pub events: Vec<Event>,
+    /// What the recognizer knows after them.
+    pub snapshot: Snapshot,
 }
 
 /// The running worker: send it commands, read its updates.
 pub struct Connection {
     commands: Sender<Command>,
     pub updates: Receiver<Update>,
-    thread: Option<JoinHandle<()>>,
+    thread: Option<WorkerThread>,
 }
 
 impl Connection {
@@ -130,8 +93,8 @@ impl Connection {
 
     fn stop(&mut self) {
         let _ = self.commands.send(Command::Disconnect);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
+        if let Some(thread) = &mut self.thread {
+            thread.wait();
         }
     }
 }
@@ -144,42 +107,36 @@ impl Drop for Connection {
 
 /// Starts a worker on the serial port at `path`. `wake` is called after every update, so a
 /// GUI can repaint.
-pub fn connect(
-    path: &str,
-    protocol: Protocol,
-    config: Config,
-    wake: Arc<dyn Fn() + Send + Sync>,
-) -> Connection {
+pub fn connect(path: &str, protocol: Protocol, config: Config, wake: Wake) -> Connection {
     let (commands, command_rx) = mpsc::channel();
     let (update_tx, updates) = mpsc::channel();
     let path = path.to_owned();
     let failure = update_tx.clone();
-    let thread = std::thread::Builder::new()
-        .name(format!("board {path}"))
-        .spawn(move || {
-            let mut worker = Worker {
-                path,
-                protocol,
-                recognizer: Recognizer::new(config),
-                started: Instant::now(),
-                updates: update_tx,
-                commands: command_rx,
-                wake,
-                dropped_before: 0,
-                status: None,
-                orientation: Orientation::default(),
-                sensed: None,
-                told_dropped: 0,
-            };
-            worker.run();
-        })
-        .inspect_err(|e| {
-            // The listener's channel stays open through `failure`, so it hears why.
-            let message = format!("the board's thread could not start: {e}");
-            // (A listener already gone needs no message.)
-            drop(failure.send(Update::Status(ConnectionStatus::Error(message))));
-        })
-        .ok();
+    let thread = WorkerThread::spawn(&format!("board {path}"), move || {
+        let mut worker = Worker {
+            path,
+            protocol,
+            recognizer: Recognizer::new(config),
+            started: Instant::now(),
+            updates: update_tx,
+            commands: command_rx,
+            wake,
+            dropped_before: 0,
+            status: None,
+            orientation: Orientation::default(),
+            sensed: None,
+            told_dropped: 0,
+            readings: Vec::new(),
+            events: Vec::new(),
+        };
+        worker.run();
+    })
+    .inspect_err(|e| {
+        // The listener's channel stays open through `failure`, so it hears why.
+        // (A listener already gone needs no message.)
+        drop(failure.send(Update::Status(ConnectionStatus::Error(e.to_string()))));
+    })
+    .ok();
     Connection {
         commands,
         updates,
@@ -198,7 +155,7 @@ struct Worker {
     started: Instant,
     updates: Sender<Update>,
     commands: Receiver<Command>,
-    wake: Arc<dyn Fn() + Send + Sync>,
+    wake: Wake,
     /// Errors counted by earlier sessions (each reconnect starts a fresh codec).
     dropped_before: u64,
     status: Option<ConnectionStatus>,
@@ -208,6 +165,9 @@ struct Worker {
     sensed: Option<Bitboard>,
     /// The dropped count the last snapshot told.
     told_dropped: u64,
+    /// The readings and events since the last change told.
+    readings: Vec<TimedReading>,
+    events: Vec<Event>,
 }
 
 enum Flow {
@@ -314,7 +274,7 @@ impl Worker {
                     // A still board decides a capture seen only as the capturer's lift.
                     let events = self.recognizer.tick(self.millis());
                     if !events.is_empty() {
-                        self.send(Update::Events(events));
+                        self.events.extend(events);
                         self.send_snapshot(self.dropped_before + session.dropped());
                     }
                     session.tick(self.micros(), &mut readings)
@@ -368,13 +328,9 @@ impl Worker {
     }
 
     fn feed(&mut self, read: &[TimedReading]) {
-        for &reading in read {
-            self.send(Update::Reading(reading));
-        }
+        self.readings.extend_from_slice(read);
         let events = self.recognizer.feed_batch(read);
-        if !events.is_empty() {
-            self.send(Update::Events(events));
-        }
+        self.events.extend(events);
     }
 
     fn obey(&mut self, command: Command) -> Flow {
@@ -406,19 +362,20 @@ impl Worker {
                 Vec::new()
             }
         };
-        if !events.is_empty() {
-            self.send(Update::Events(events));
-        }
+        self.events.extend(events);
         self.send_snapshot(self.dropped_before);
         Flow::Continue
     }
 
+    /// Tells the change: the readings and events since the last, and the snapshot now.
     fn send_snapshot(&mut self, dropped: u64) {
         self.told_dropped = dropped;
-        self.send(Update::Snapshot(Box::new(Snapshot::of(
-            &self.recognizer,
-            dropped,
-        ))));
+        let change = Change {
+            readings: std::mem::take(&mut self.readings),
+            events: std::mem::take(&mut self.events),
+            snapshot: Snapshot::of(&self.recognizer, dropped),
+        };
+        self.send(Update::Change(Box::new(change)));
     }
 }
 

@@ -349,7 +349,7 @@ mod tests {
         clocks.on_event(&Event {
             t: 0,
             kind: EventKind::NewGame {
-                fen: crate::pgn::position_code::fen(&start),
+                fen: crate::game::fen_of(&start),
             },
         });
         assert_eq!(

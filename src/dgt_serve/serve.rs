@@ -5,13 +5,13 @@
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use serialport::SerialPort;
 use shakmaty::Position;
 
 use super::board::VirtualBoard;
+use crate::background::WorkerThread;
 use crate::protocol::Micros;
 use crate::protocol::dgt::DgtClock;
 use crate::sim::pty::PtyLink;
@@ -34,7 +34,8 @@ pub struct VirtualDgtBoard {
     path: PathBuf,
     device: PathBuf,
     shown: Option<Sender<Shown>>,
-    thread: Option<JoinHandle<()>>,
+    /// Dropped after `shown`: the thread sees its owner gone, and is joined.
+    _thread: WorkerThread,
 }
 
 impl VirtualDgtBoard {
@@ -51,14 +52,14 @@ impl VirtualDgtBoard {
         }
         let (shown, received) = mpsc::channel();
         let epoch = Instant::now();
-        let thread = std::thread::Builder::new()
-            .name("virtual DGT board".into())
-            .spawn(move || serve(pty, &received, epoch))?;
+        let thread = WorkerThread::spawn("virtual DGT board", move || {
+            serve(pty, &received, epoch);
+        })?;
         Ok(Self {
             path: link.map_or_else(|| device.clone(), Path::to_owned),
             device,
             shown: Some(shown),
-            thread: Some(thread),
+            _thread: thread,
         })
     }
 
@@ -88,17 +89,6 @@ impl VirtualDgtBoard {
         if let Some(sender) = &self.shown {
             // Only a thread that panicked has stopped listening; nothing is left to show.
             let _ = sender.send(shown);
-        }
-    }
-}
-
-impl Drop for VirtualDgtBoard {
-    fn drop(&mut self) {
-        self.shown = None;
-        if let Some(thread) = self.thread.take()
-            && thread.join().is_err()
-        {
-            eprintln!("boardsight: the virtual DGT board's thread failed");
         }
     }
 }

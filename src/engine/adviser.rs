@@ -3,13 +3,14 @@
 //! side to move, and an analysis, the best lines with their scores, kept up to date.
 
 use std::path::Path;
-use std::sync::Arc;
 
 use shakmaty::{Chess, Move, Position};
 
 use super::Strength;
 use super::analysis::AnalysisLine;
-use super::worker::{Engine, EngineFault, Patience, Reply, Ticket};
+use super::fault::EngineFault;
+use super::worker::{Engine, Patience, Reply, Ticket};
+use crate::background::Wake;
 
 /// The latest lines of the analysis asked for last.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,7 +46,7 @@ pub struct Adviser {
 
 impl Adviser {
     /// Starts the engine at `path` at full strength; `wake` is called after every reply.
-    pub fn start(path: &Path, patience: Patience, wake: Arc<dyn Fn() + Send + Sync>) -> Self {
+    pub fn start(path: &Path, patience: Patience, wake: Wake) -> Self {
         Self {
             engine: Engine::start(path, Strength::Level(20), patience, wake),
             name: None,

@@ -120,7 +120,7 @@ mod tests {
     }
 
     fn after(moves: &[&str]) -> Chess {
-        crate::recognizer::GameRecord::from_uci(Chess::default(), moves.iter().copied())
+        crate::game::GameRecord::from_uci(Chess::default(), moves.iter().copied())
             .expect("legal moves")
             .final_position()
     }

@@ -4,6 +4,7 @@
 
 mod adviser;
 mod analysis;
+mod fault;
 mod play;
 mod process;
 mod strength;
@@ -12,9 +13,8 @@ mod worker;
 
 pub use adviser::{Adviser, Analysis};
 pub use analysis::{AnalysisLine, Score};
+pub use fault::EngineFault;
 pub use play::{EnginePlay, TAKEBACK_PAUSE, TAKEBACK_WAIT_WORDS};
 pub use strength::Strength;
 pub use time::EngineClock;
-pub use worker::{
-    Engine, EngineFault, MAX_LINES, Patience, Reply, Ticket, castling_mode, find_stockfish,
-};
+pub use worker::{Engine, MAX_LINES, Patience, Reply, Ticket, castling_mode, find_stockfish};

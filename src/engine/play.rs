@@ -5,14 +5,14 @@
 //! their own move first takes back the engine's, and must not be answered in between.
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use shakmaty::{Bitboard, Color, Move, Position};
 
 use super::{Engine, EngineClock, Patience, Reply, Strength};
-use crate::connection::{Command, Connection, Snapshot};
+use crate::background::{Wake, WorkerThread};
 use crate::recognizer::event::uci;
+use crate::snapshot::Snapshot;
 
 /// How long the board must be still after a takeback before the engine plays again.
 pub const TAKEBACK_PAUSE: Duration = Duration::from_secs(2);
@@ -51,18 +51,13 @@ pub struct EnginePlay {
     /// The position last seen, to ask the engine when a hold ends.
     game: Option<(shakmaty::Chess, Vec<Move>)>,
     /// Wakes the owner when a hold may end, so it looks again.
-    wake: Arc<dyn Fn() + Send + Sync>,
+    wake: Wake,
     /// The game's clock as the owner last set it, told to the engine when it is asked.
     clock: Option<EngineClock>,
 }
 
 impl EnginePlay {
-    pub fn start(
-        path: &Path,
-        side: Color,
-        strength: Strength,
-        wake: Arc<dyn Fn() + Send + Sync>,
-    ) -> Self {
+    pub fn start(path: &Path, side: Color, strength: Strength, wake: Wake) -> Self {
         Self {
             engine: Engine::start(path, strength, Patience::default(), wake.clone()),
             side,
@@ -82,7 +77,7 @@ impl EnginePlay {
 
     /// The game's clocks now (`EngineClock::of`), or `None` without a clock: the engine
     /// then thinks by them instead of a fixed time. Set it before each `on_snapshot` and
-    /// `on_replies` (either may ask the engine), so that it is told the current times.
+    /// `hear` (either may ask the engine), so that it is told the current times.
     pub fn set_clock(&mut self, clock: Option<EngineClock>) {
         self.clock = clock;
     }
@@ -103,8 +98,8 @@ impl EnginePlay {
     }
 
     /// A game's tags with the engine named on its side, as `player_name` says.
-    pub fn tags(engine: Option<&Self>) -> crate::pgn::GameTags {
-        let mut tags = crate::pgn::GameTags::default();
+    pub fn tags(engine: Option<&Self>) -> crate::game::GameTags {
+        let mut tags = crate::game::GameTags::default();
         if let Some(engine) = engine {
             match engine.side() {
                 Color::White => tags.white = engine.player_name(),
@@ -195,14 +190,15 @@ impl EnginePlay {
     /// The owner hears again when the pause may be over (an app draws only when woken).
     fn wake_after_pause(&self) {
         let (wake, pause) = (self.wake.clone(), self.pause);
-        let spawned = std::thread::Builder::new()
-            .name("engine hold".into())
-            .spawn(move || {
-                std::thread::sleep(pause);
-                wake();
-            });
-        // Without the thread the owner still looks again at its next update.
-        drop(spawned);
+        let sleeper = WorkerThread::spawn("engine hold", move || {
+            std::thread::sleep(pause);
+            wake();
+        });
+        // It only sleeps and wakes: nothing waits for it. Without the thread the owner
+        // still looks again at its next update.
+        if let Ok(sleeper) = sleeper {
+            sleeper.detach();
+        }
     }
 
     fn ask(&mut self, ply: usize) {
@@ -213,15 +209,6 @@ impl EnginePlay {
             self.asked = Some(ply);
             self.engine.think_on_clock(start, moves, self.clock);
         }
-    }
-
-    /// Takes in what the engine said; returns what happened, in the CLI's words.
-    pub fn on_replies(&mut self, connection: &Connection, current: &Snapshot) -> Vec<String> {
-        let (lines, expect) = self.hear(current, Instant::now());
-        if let Some(mv) = expect {
-            connection.send(Command::Expect(Some(mv)));
-        }
-        lines
     }
 
     /// What the engine said, at `now`: the lines to tell, and the move the board must

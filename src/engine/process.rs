@@ -1,15 +1,15 @@
 //! The engine's child process: its pipes, what it last said that was not UCI, and how it
-//! ended. Its output comes as `Input::Said` lines on the worker's own channel.
+//! ended. Each line it prints is handed to the worker as it comes.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command as Process, Stdio};
-use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
 use shakmaty_uci::UciMessage;
 
-use super::worker::{EngineFault, Input};
+use super::fault::EngineFault;
+use crate::background::WorkerThread;
 
 pub(super) struct EngineProcess {
     child: Child,
@@ -19,8 +19,12 @@ pub(super) struct EngineProcess {
 }
 
 impl EngineProcess {
-    /// Starts the engine; each line it prints is sent to `inputs`, then `Input::Closed`.
-    pub fn start(path: &Path, inputs: Sender<Input>) -> Result<Self, EngineFault> {
+    /// Starts the engine; each line it prints goes to `heard`, then `None` when its output
+    /// ends. `heard` returns whether anyone still listens.
+    pub fn start(
+        path: &Path,
+        mut heard: impl FnMut(Option<String>) -> bool + Send + 'static,
+    ) -> Result<Self, EngineFault> {
         let start_error = |message: String| EngineFault::Start {
             path: path.display().to_string(),
             message,
@@ -48,19 +52,20 @@ impl EngineProcess {
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             return Err(start_error("no pipes to talk over".into()));
         };
-        std::thread::Builder::new()
-            .name("engine output".into())
-            .spawn(move || {
-                for text in BufReader::new(stdout).lines() {
-                    // Unreadable output ends the conversation like an exit does.
-                    let Ok(text) = text else { break };
-                    if inputs.send(Input::Said(text)).is_err() {
-                        return;
-                    }
+        let reader = WorkerThread::spawn("engine output", move || {
+            for text in BufReader::new(stdout).lines() {
+                // Unreadable output ends the conversation like an exit does.
+                let Ok(text) = text else { break };
+                if !heard(Some(text)) {
+                    return;
                 }
-                drop(inputs.send(Input::Closed));
-            })
-            .map_err(|e| start_error(e.to_string()))?;
+            }
+            heard(None);
+        })
+        .map_err(|e| start_error(e.to_string()))?;
+        // It ends with the engine's output, which a process the engine started may hold
+        // open a while after the engine has gone: nothing waits for it.
+        reader.detach();
         Ok(Self {
             child,
             stdin,

@@ -72,7 +72,7 @@ mod tests {
         clocks.on_event(&Event {
             t: 1_000,
             kind: EventKind::NewGame {
-                fen: crate::pgn::position_code::fen(&shakmaty::Chess::default()),
+                fen: crate::game::fen_of(&shakmaty::Chess::default()),
             },
         });
         let clock = EngineClock::of(&clocks, 11_000).expect("a running clock");

@@ -5,10 +5,8 @@
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use shakmaty::fen::Fen;
@@ -17,9 +15,11 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 use shakmaty_uci::{UciMessage, UciOptionConfig, UciSearchControl, UciTimeControl};
 
 use super::analysis::AnalysisLine;
+use super::fault::EngineFault;
 use super::process::EngineProcess;
 use super::strength::Strength;
 use super::time::EngineClock;
+use crate::background::{Wake, WorkerThread};
 
 /// Analysis replies come at most this often; the latest lines are the ones sent.
 const ANALYSIS_INTERVAL: Duration = Duration::from_millis(100);
@@ -47,26 +47,6 @@ impl Default for Patience {
             margin: Duration::from_secs(5),
         }
     }
-}
-
-/// What went wrong with the engine; the game it was asked about is not touched.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum EngineFault {
-    #[error("the engine {path} could not start: {message}")]
-    Start { path: String, message: String },
-    #[error("the engine stopped{}{}", .code.map(|c| format!(" (exit code {c})")).unwrap_or_default(), .last_words.as_ref().map(|w| format!("; it last said '{w}'")).unwrap_or_default())]
-    Exited {
-        code: Option<i32>,
-        last_words: Option<String>,
-    },
-    #[error("the engine did not answer '{asked}' within {:.1} s{}", .waited.as_secs_f64(), .garbage.as_ref().map(|g| format!("; it printed '{g}', which is not UCI")).unwrap_or_default())]
-    Silent {
-        asked: String,
-        waited: Duration,
-        garbage: Option<String>,
-    },
-    #[error("the engine played {uci}, which is not a legal move in {fen}")]
-    IllegalMove { uci: String, fen: String },
 }
 
 /// Which hint or analysis request a reply answers: a later request's replies never pass
@@ -142,17 +122,12 @@ pub struct Engine {
     requests: Sender<Input>,
     pub replies: Receiver<Reply>,
     tickets: AtomicU64,
-    thread: Option<JoinHandle<()>>,
+    thread: Option<WorkerThread>,
 }
 
 impl Engine {
     /// Starts the engine at `path`; `wake` is called after every reply.
-    pub fn start(
-        path: &Path,
-        strength: Strength,
-        patience: Patience,
-        wake: Arc<dyn Fn() + Send + Sync>,
-    ) -> Self {
+    pub fn start(path: &Path, strength: Strength, patience: Patience, wake: Wake) -> Self {
         let (requests, inputs) = mpsc::channel();
         let (reply, replies) = mpsc::channel();
         let path = path.to_path_buf();
@@ -160,11 +135,9 @@ impl Engine {
             let reply = reply.clone();
             let wake = wake.clone();
             let output = requests.clone();
-            std::thread::Builder::new()
-                .name("engine".into())
-                .spawn(move || {
-                    serve(&path, strength, patience, output, &inputs, &reply, &*wake);
-                })
+            WorkerThread::spawn("engine", move || {
+                serve(&path, strength, patience, output, &inputs, &reply, &wake);
+            })
         };
         let thread = match thread {
             Ok(thread) => Some(thread),
@@ -237,10 +210,8 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         drop(self.requests.send(Input::Asked(Request::Quit)));
-        if let Some(thread) = self.thread.take()
-            && thread.join().is_err()
-        {
-            eprintln!("boardsight: the engine's thread failed while closing");
+        if let Some(thread) = &mut self.thread {
+            thread.wait();
         }
     }
 }
@@ -270,9 +241,11 @@ fn serve(
     output: Sender<Input>,
     inputs: &Receiver<Input>,
     reply: &Sender<Reply>,
-    wake: &(dyn Fn() + Send + Sync),
+    wake: &Wake,
 ) {
-    let process = match EngineProcess::start(path, output) {
+    let heard =
+        move |line: Option<String>| output.send(line.map_or(Input::Closed, Input::Said)).is_ok();
+    let process = match EngineProcess::start(path, heard) {
         Ok(process) => process,
         Err(fault) => {
             drop(reply.send(Reply::Fault(fault)));
@@ -327,7 +300,7 @@ struct Worker<'a> {
     process: EngineProcess,
     inputs: &'a Receiver<Input>,
     reply: &'a Sender<Reply>,
-    wake: &'a (dyn Fn() + Send + Sync),
+    wake: &'a Wake,
     patience: Patience,
     /// The node limit of each move search, if the strength sets one.
     nodes: Option<u64>,

@@ -7,10 +7,11 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::writer::{GameTags, write_game};
+use super::writer::write_game;
 use crate::files::write_atomically;
+use crate::game::GameRecord;
+use crate::game::GameTags;
 use crate::reading::TimedReading;
-use crate::recognizer::GameRecord;
 use crate::sensorlog;
 
 /// A session a previous run left unsaved.
@@ -18,7 +19,9 @@ use crate::sensorlog;
 pub struct Unfinished {
     /// Every game of the session, as PGN.
     pub pgn: String,
+    /// The session's games, as PGN.
     pub pgn_path: PathBuf,
+    /// The session's sensor log.
     pub log_path: PathBuf,
 }
 
@@ -37,6 +40,7 @@ pub struct Autosave {
 }
 
 impl Autosave {
+    /// Autosave in the folder `dir` (made when first needed).
     pub fn new(dir: impl Into<PathBuf>) -> Self {
         Self { dir: dir.into() }
     }
@@ -47,6 +51,7 @@ impl Autosave {
             .map(|dirs| Self::new(dirs.data_dir().join("autosave")))
     }
 
+    /// The folder the sessions are saved in.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -116,6 +121,7 @@ impl Autosave {
 /// What a look into the autosave folder found.
 #[derive(Debug, Default)]
 pub struct Scan {
+    /// The sessions found, the newest first.
     pub sessions: Vec<Unfinished>,
     /// Each names the file or folder, and what went wrong.
     pub problems: Vec<String>,
@@ -183,6 +189,7 @@ impl SessionSave {
         Ok(())
     }
 
+    /// The session's PGN file.
     pub fn pgn_path(&self) -> &Path {
         &self.pgn_path
     }

@@ -1,13 +1,12 @@
 //! Autosave on a thread of its own, so that no move waits for a disk: the caller hands over
 //! the games and the readings since the last save, and hears back only about failures.
 
-use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
-use std::thread::JoinHandle;
 
 use super::autosave::{Autosave, SessionSave, Unfinished};
+use crate::background::{Wake, WorkerThread};
+use crate::game::GameRecord;
 use crate::reading::TimedReading;
-use crate::recognizer::GameRecord;
 
 enum Job {
     Save {
@@ -26,37 +25,36 @@ enum Job {
 pub struct Autosaver {
     jobs: Option<SyncSender<Job>>,
     problems: Receiver<String>,
-    thread: Option<JoinHandle<()>>,
+    /// Dropped after `jobs`: the writer finishes what it was given, then is joined.
+    _thread: WorkerThread,
 }
 
 impl Autosaver {
     /// Starts the writer; its session's files are made at the first save with a move.
     /// `wake` is called after each save (a refused one can be offered again) and when a
     /// problem is waiting to be read.
-    pub fn start(autosave: Autosave, wake: Arc<dyn Fn() + Send + Sync>) -> std::io::Result<Self> {
+    pub fn start(autosave: Autosave, wake: Wake) -> std::io::Result<Self> {
         let (jobs, received) = mpsc::sync_channel(1);
         let (problem, problems) = mpsc::channel();
-        let thread = std::thread::Builder::new()
-            .name("autosave".into())
-            .spawn(move || {
-                let mut writer = Writer {
-                    autosave,
-                    session: None,
-                    pending: Vec::new(),
-                    discard: None,
-                };
-                for job in received {
-                    if let Err(message) = writer.run(job) {
-                        // The app may have gone while closing; the message then has no reader.
-                        let _ = problem.send(message);
-                    }
-                    wake();
+        let thread = WorkerThread::spawn("autosave", move || {
+            let mut writer = Writer {
+                autosave,
+                session: None,
+                pending: Vec::new(),
+                discard: None,
+            };
+            for job in received {
+                if let Err(message) = writer.run(job) {
+                    // The app may have gone while closing; the message then has no reader.
+                    let _ = problem.send(message);
                 }
-            })?;
+                wake();
+            }
+        })?;
         Ok(Self {
             jobs: Some(jobs),
             problems,
-            thread: Some(thread),
+            _thread: thread,
         })
     }
 
@@ -85,10 +83,12 @@ impl Autosaver {
         });
     }
 
+    /// Deletes the files of `restored` once this session's next save is written.
     pub fn discard_after_save(&self, restored: Unfinished) {
         self.send(Job::DiscardAfterSave(restored));
     }
 
+    /// Deletes this session's files (its games were saved by the user).
     pub fn clear(&self) {
         self.send(Job::Clear);
     }
@@ -108,17 +108,6 @@ impl Autosaver {
     fn stopped(&self) {
         // Only a writer thread that panicked stops taking jobs.
         eprintln!("boardsight: the autosave thread has stopped; games are not autosaved");
-    }
-}
-
-impl Drop for Autosaver {
-    fn drop(&mut self) {
-        self.jobs = None;
-        if let Some(thread) = self.thread.take()
-            && thread.join().is_err()
-        {
-            eprintln!("boardsight: the autosave thread failed");
-        }
     }
 }
 

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use super::reader::{PgnError, PgnGame, read_game, read_tags};
 use super::text::{GameText, decode, split_games};
-use super::writer::GameTags;
+use crate::game::GameTags;
 
 /// The games of a file, by their tags.
 pub struct PgnFile {
@@ -38,14 +38,17 @@ impl PgnFile {
         Self { text, games }
     }
 
+    /// How many games the file holds.
     pub fn len(&self) -> usize {
         self.games.len()
     }
 
+    /// Whether the file holds no game.
     pub fn is_empty(&self) -> bool {
         self.games.is_empty()
     }
 
+    /// The tags of game `index`, if there is one.
     pub fn tags(&self, index: usize) -> Option<&GameTags> {
         self.games.get(index).map(|g| &g.tags)
     }

@@ -5,21 +5,20 @@
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::thread::JoinHandle;
 
-use super::writer::{GameTags, write_game_with_comments};
-use crate::clock::GameClocks;
+use super::writer::write_game_with_comments;
+use crate::background::WorkerThread;
 use crate::files::write_atomically;
-use crate::recognizer::GameRecord;
+use crate::game::{Annotation, GameRecord};
 
-/// Every game of a session as PGN: a game played on a clock gets its `TimeControl`, a
-/// `[%clk h:mm:ss]` comment after every move the clock saw and the result of a fallen flag;
-/// a game not decided is `*`.
-pub fn session_pgn(games: &[GameRecord], tags: &GameTags, clocks: &GameClocks) -> String {
+/// Every game of a session as PGN, each with its tags and comments (the clocks give a game
+/// played on a clock its `TimeControl`, a `[%clk h:mm:ss]` comment after every move and the
+/// result of a fallen flag: `GameClocks::annotate`); a game not decided is `*`.
+pub fn session_pgn(games: &[GameRecord], annotations: &[Annotation]) -> String {
     games
         .iter()
-        .zip(clocks.annotate(games, tags))
-        .map(|(game, (tags, comments))| write_game_with_comments(game, &tags, &comments))
+        .zip(annotations)
+        .map(|(game, (tags, comments))| write_game_with_comments(game, tags, comments))
         .collect()
 }
 
@@ -28,7 +27,8 @@ pub struct LivePgn {
     path: PathBuf,
     texts: Option<Sender<String>>,
     problems: Receiver<String>,
-    thread: Option<JoinHandle<()>>,
+    /// Dropped after `texts`: the last text is written, then the thread is joined.
+    thread: WorkerThread,
 }
 
 impl LivePgn {
@@ -37,23 +37,21 @@ impl LivePgn {
         let (texts, received) = mpsc::channel::<String>();
         let (problem, problems) = mpsc::channel();
         let target = path.to_owned();
-        let thread = std::thread::Builder::new()
-            .name("live PGN".into())
-            .spawn(move || {
-                while let Ok(mut text) = received.recv() {
-                    // Texts that came while the last one was written are already old.
-                    text = received.try_iter().last().unwrap_or(text);
-                    if let Err(e) = write_atomically(&target, text.as_bytes()) {
-                        // The caller may be gone while closing; the message then has no reader.
-                        let _ = problem.send(format!("{}: {e}", target.display()));
-                    }
+        let thread = WorkerThread::spawn("live PGN", move || {
+            while let Ok(mut text) = received.recv() {
+                // Texts that came while the last one was written are already old.
+                text = received.try_iter().last().unwrap_or(text);
+                if let Err(e) = write_atomically(&target, text.as_bytes()) {
+                    // The caller may be gone while closing; the message then has no reader.
+                    let _ = problem.send(format!("{}: {e}", target.display()));
                 }
-            })?;
+            }
+        })?;
         Ok(Self {
             path: path.to_owned(),
             texts: Some(texts),
             problems,
-            thread: Some(thread),
+            thread,
         })
     }
 
@@ -74,6 +72,7 @@ impl LivePgn {
         self.problems.try_iter().collect()
     }
 
+    /// The file kept.
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -86,17 +85,7 @@ impl LivePgn {
 
     fn stop(&mut self) {
         self.texts = None;
-        if let Some(thread) = self.thread.take()
-            && thread.join().is_err()
-        {
-            eprintln!("boardsight: the live PGN thread failed");
-        }
-    }
-}
-
-impl Drop for LivePgn {
-    fn drop(&mut self) {
-        self.stop();
+        self.thread.wait();
     }
 }
 
@@ -115,7 +104,6 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("live.pgn");
         let live = LivePgn::start(&path).expect("start");
-        let tags = GameTags::default();
         let mut games = vec![game(&[])];
         for uci in ["e2e4", "e7e5", "g1f3"] {
             let m = uci
@@ -124,14 +112,15 @@ mod tests {
                 .to_move(&games[0].final_position())
                 .expect("legal");
             games[0].moves.push(m);
-            live.write(session_pgn(&games, &tags, &GameClocks::default()));
+            let annotations = vec![(crate::game::GameTags::default(), Vec::new())];
+            live.write(session_pgn(&games, &annotations));
         }
         drop(live);
         let read = read_games(&std::fs::read(&path).expect("the file"));
         assert_eq!(read.len(), 1);
         let read = read[0].as_ref().expect("a game");
         assert_eq!(read.game, games[0]);
-        assert_eq!(read.tags.result, Some(crate::pgn::PgnResult::Unknown));
+        assert_eq!(read.tags.result, Some(crate::game::PgnResult::Unknown));
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod reader;
 pub mod text;
 pub mod writer;
 
+pub use crate::game::{GameTags, PgnResult, today};
 pub use file::PgnFile;
 pub use reader::{PgnError, PgnGame, read_games, read_summaries};
-pub use writer::{GameTags, PgnResult, today, write_game, write_game_with_comments};
+pub use writer::{write_game, write_game_with_comments};

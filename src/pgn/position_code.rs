@@ -16,7 +16,6 @@
 //! A position that castles as in Chess960 gets a suffix: `.` and, for each castling right
 //! of layer 2 in its order, the file of its rook as one character (`A` = a … `H` = h).
 
-use shakmaty::fen::Fen;
 use shakmaty::{
     Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, FromSetup, Piece,
     Position, Rank, Role, Setup, Square,
@@ -38,14 +37,19 @@ const CHESS960_MARK: char = '.';
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionCodeError {
     #[error("'{0}' is not a character of a position code")]
+    /// A character the code's alphabet does not have.
     Character(char),
     #[error("the code ends too soon")]
+    /// The code ends before its position does.
     TooShort,
     #[error("the code has two pieces on {0}")]
+    /// Two pieces on one square.
     Overlap(Square),
     #[error("the code is no legal position: {0}")]
+    /// The position is not legal.
     Illegal(String),
     #[error("the Chess960 part after '.' needs one rook file (A to H) per castling right")]
+    /// The Chess960 suffix does not fit the castling rights.
     Chess960Rooks,
 }
 
@@ -194,13 +198,18 @@ fn chess960_rights(rights: &[(Color, Square)], files: &str) -> Result<Bitboard, 
 #[derive(Debug, thiserror::Error)]
 pub enum PositionTextError {
     #[error(transparent)]
-    Fen(#[from] crate::FenError),
+    /// A FEN that is no legal position.
+    Fen(#[from] crate::game::FenError),
     #[error("'{text}' is no FEN or position code: {source}")]
+    /// A text that is neither FEN nor position code.
     Code {
+        /// The text typed.
         text: String,
+        /// Why it is no position code.
         source: PositionCodeError,
     },
     #[error(transparent)]
+    /// A Chess960 start that does not exist.
     Chess960(#[from] crate::chess960::Chess960Error),
 }
 
@@ -210,18 +219,13 @@ pub fn parse_position(text: &str) -> Result<Chess, PositionTextError> {
     if let Some(start) = crate::chess960::parse_start_text(text) {
         Ok(start?)
     } else if text.contains('/') {
-        Ok(crate::parse_fen(text)?)
+        Ok(crate::game::parse_fen(text)?)
     } else {
         decode(text).map_err(|source| PositionTextError::Code {
             text: text.trim().to_owned(),
             source,
         })
     }
-}
-
-/// The FEN of a position, for the clipboard.
-pub fn fen(position: &Chess) -> String {
-    Fen::from_position(position, EnPassantMode::Legal).to_string()
 }
 
 fn no_pawns(square: Square) -> bool {
@@ -317,14 +321,18 @@ mod tests {
         let code = encode(&Chess::default());
         assert_eq!(code, "E8eqJuYqSSSQAAAAA22227N_c4");
         assert_eq!(decode(&code), Ok(Chess::default()));
-        assert!(code.len() * 2 < fen(&Chess::default()).len() + 20);
+        assert!(code.len() * 2 < crate::game::fen_of(&Chess::default()).len() + 20);
     }
 
     #[test]
     fn en_passant_castling_and_black_to_move_survive_the_round_trip() {
-        let position = crate::parse_fen("r3k2r/8/8/8/4Pp2/8/8/R3K2R b Kq e3 0 1").expect("fen");
+        let position =
+            crate::game::parse_fen("r3k2r/8/8/8/4Pp2/8/8/R3K2R b Kq e3 0 1").expect("fen");
         let back = decode(&encode(&position)).expect("decodes");
-        assert_eq!(fen(&back), "r3k2r/8/8/8/4Pp2/8/8/R3K2R b Kq e3 0 1");
+        assert_eq!(
+            crate::game::fen_of(&back),
+            "r3k2r/8/8/8/4Pp2/8/8/R3K2R b Kq e3 0 1"
+        );
     }
 
     #[test]

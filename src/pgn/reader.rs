@@ -8,13 +8,15 @@ use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::{Chess, Color, Position};
 
 use super::text::{GameText, Layout, decode, layout, split_games};
-use super::writer::{GameTags, PgnResult};
-use crate::recognizer::GameRecord;
+use crate::game::GameRecord;
+use crate::game::{GameTags, PgnResult};
 
 /// A game read from a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PgnGame {
+    /// The game's tags.
     pub tags: GameTags,
+    /// The game's start and moves.
     pub game: GameRecord,
     /// Mainline comments: (the ply they follow, 0 for before the first move; the text).
     pub comments: Vec<(usize, String)>,
@@ -47,6 +49,7 @@ pub struct PgnError {
     pub game: usize,
     /// 1-based line of the file.
     pub line: usize,
+    /// What is wrong with the game.
     pub message: String,
 }
 
@@ -377,7 +380,7 @@ fn parse_start(fen: &str) -> Result<Chess, String> {
         .trim()
         .parse()
         .map_err(|e| format!("bad FEN '{fen}': {e}"))?;
-    crate::position_of(parsed).map_err(|e| format!("bad FEN '{fen}': {e}"))
+    crate::game::position_of(parsed).map_err(|e| format!("bad FEN '{fen}': {e}"))
 }
 
 /// Reads tags only, skipping the movetext.

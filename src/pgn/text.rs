@@ -15,6 +15,7 @@ pub fn decode(bytes: &[u8]) -> String {
 pub struct GameText<'a> {
     /// The 1-based line of the file the game starts on.
     pub first_line: usize,
+    /// The game's text.
     pub text: &'a str,
 }
 

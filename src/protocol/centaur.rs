@@ -12,7 +12,9 @@ use shakmaty::{Bitboard, Square};
 use super::{HostSession, Micros, a8_order_of, occupancy_from_a8_order, square_from_a8_order};
 use crate::reading::Reading;
 
+/// The board's serial speed.
 pub const BAUD_RATE: u32 = 1_000_000;
+/// The discovery message the board answers with its address.
 pub const DISCOVERY: [u8; 6] = [0x4D, 0x4E, 0x87, 0x00, 0x00, 0x07];
 const ADDRESS_REPLY: u8 = 0x87;
 const STATE_REQUEST: u8 = 0x82;
@@ -63,7 +65,9 @@ pub fn encode_state(address: [u8; 2], occupancy: Bitboard) -> Vec<u8> {
 /// A lift or place in the board's event queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BoardEvent {
+    /// A piece was lifted from the square.
     Lift(Square),
+    /// A piece was placed on the square.
     Place(Square),
 }
 
@@ -147,6 +151,7 @@ impl Framer {
     }
 }
 
+/// The host side of the protocol: finds the board, polls it and reads its events.
 pub struct Host {
     framer: Framer,
     address: Option<[u8; 2]>,
@@ -275,6 +280,7 @@ pub struct Board {
 }
 
 impl Board {
+    /// A board at bus `address`, with no event waiting.
     pub fn new(address: [u8; 2]) -> Self {
         Self {
             address,
@@ -283,6 +289,7 @@ impl Board {
         }
     }
 
+    /// Keeps `event` to report when the host next polls.
     pub fn record(&mut self, event: BoardEvent) {
         self.queue.push(event);
     }

@@ -14,21 +14,29 @@ use shakmaty::{Bitboard, Color, Piece, Role, Square};
 use super::{HostSession, Micros, a8_order_of, square_from_a8_order};
 use crate::reading::Reading;
 
+/// The board's serial speed.
 pub const BAUD_RATE: u32 = 9600;
 
 // Commands from the host.
+/// Host command: reset (back to idle mode).
 pub const RESET: u8 = 0x40;
+/// Host command: send the clock times.
 pub const CLOCK_REQUEST: u8 = 0x41;
+/// Host command: send the whole board.
 pub const BOARD_DUMP_REQUEST: u8 = 0x42;
 /// Update mode with clock times.
 pub const UPDATE_WITH_CLOCK: u8 = 0x43;
 /// Update mode, board only.
 pub const UPDATE_MODE: u8 = 0x44;
+/// Host command: send the serial number.
 pub const SERIAL_NUMBER_REQUEST: u8 = 0x45;
+/// Host command: send the bus address.
 pub const BUS_ADDRESS_REQUEST: u8 = 0x46;
+/// Host command: send the trademark text.
 pub const TRADEMARK_REQUEST: u8 = 0x47;
 /// Update mode with clock times only when they change.
 pub const UPDATE_NICE: u8 = 0x4b;
+/// Host command: send the firmware version.
 pub const VERSION_REQUEST: u8 = 0x4d;
 /// A command for the clock: a size byte, then that many bytes.
 pub const CLOCK_COMMAND: u8 = 0x2b;
@@ -36,12 +44,19 @@ pub const CLOCK_COMMAND: u8 = 0x2b;
 pub const SET_LEDS: u8 = 0x60;
 
 // Messages from the board.
+/// Board message: the whole board, one piece code per square.
 pub const BOARD_DUMP: u8 = 0x86;
+/// Board message: the clock times.
 pub const CLOCK_TIMES: u8 = 0x8D;
+/// Board message: one square changed.
 pub const FIELD_UPDATE: u8 = 0x8E;
+/// Board message: the bus address.
 pub const BUS_ADDRESS: u8 = 0x90;
+/// Board message: the serial number.
 pub const SERIAL_NUMBER: u8 = 0x91;
+/// Board message: the trademark text.
 pub const TRADEMARK: u8 = 0x92;
+/// Board message: the firmware version.
 pub const VERSION: u8 = 0x93;
 /// The clock status bit that says no clock is attached (the times are then invalid).
 pub const NO_CLOCK: u8 = 0x20;
@@ -61,11 +76,14 @@ pub const LEFT_PLAYER: Color = Color::White;
 /// The board's identity as it answers the host: a five-digit serial number (the bus
 /// address is that number), a trademark line and version 1.0.
 pub const SERIAL_DIGITS: &[u8; 5] = b"00001";
+/// The trademark the virtual board gives.
 pub const TRADEMARK_TEXT: &str = "boardsight: an occupancy board with recognised pieces";
+/// The firmware version (major, minor) the virtual board gives.
 pub const FIRMWARE_VERSION: (u8, u8) = (1, 0);
 /// A dump now and then catches anything an update missed.
 const DUMP_INTERVAL: Micros = 2_000_000;
 
+/// The DGT code of a square's content.
 pub fn piece_code(piece: Option<Piece>) -> u8 {
     let Some(piece) = piece else { return 0 };
     let base = match piece.role {
@@ -83,6 +101,7 @@ pub fn piece_code(piece: Option<Piece>) -> u8 {
     }
 }
 
+/// The square's content a DGT code stands for (`None`: empty or unknown).
 pub fn piece_of_code(code: u8) -> Option<Piece> {
     let (color, base) = match code {
         1..=6 => (Color::White, code),
@@ -124,7 +143,9 @@ pub fn encode_update(square: Square, piece: Option<Piece>) -> Vec<u8> {
 /// A chess clock as a DGT clock shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DgtClock {
+    /// White's time left, in milliseconds.
     pub white_ms: u64,
+    /// Black's time left, in milliseconds.
     pub black_ms: u64,
     /// The side whose time runs; `None` while the clock stands still (after a flag).
     pub running: Option<Color>,
@@ -201,6 +222,7 @@ fn bcd(value: u8) -> u8 {
     ((value / 10) << 4) | (value % 10)
 }
 
+/// The host side of the protocol: asks for updates and reads the board's messages.
 pub struct Host {
     buffer: Vec<u8>,
     pieces: [u8; 64],

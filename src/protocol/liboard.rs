@@ -8,6 +8,7 @@ use shakmaty::Bitboard;
 use super::{HostSession, Micros};
 use crate::reading::Reading;
 
+/// The board's serial speed.
 pub const BAUD_RATE: u32 = 9600;
 /// 8 bytes take 8.3 ms at 9600 baud; a gap of this much ends a frame.
 pub const SILENCE: Micros = 3_000;
@@ -21,6 +22,7 @@ pub fn encode(occupancy: Bitboard) -> [u8; 8] {
 }
 
 #[derive(Default)]
+/// The host side of the protocol: reads the board's occupancy frames.
 pub struct Host {
     /// The bytes of the burst being received, since the last silence.
     burst: Vec<u8>,

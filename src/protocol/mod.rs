@@ -31,8 +31,10 @@ pub enum Protocol {
 }
 
 impl Protocol {
+    /// Every protocol, in the order they are offered.
     pub const ALL: [Protocol; 4] = [Self::Liboard, Self::Centaur, Self::Dgt, Self::Text];
 
+    /// The protocol's name, as the command line takes it.
     pub fn name(self) -> &'static str {
         match self {
             Self::Liboard => "liboard",
@@ -42,6 +44,7 @@ impl Protocol {
         }
     }
 
+    /// The serial speed the board talks at.
     pub fn baud_rate(self) -> u32 {
         match self {
             Self::Centaur => 1_000_000,
@@ -105,6 +108,7 @@ pub fn square_from_a8_order(index: u8) -> Option<Square> {
     })
 }
 
+/// The index of `square` counting from a8 along the ranks (a8 = 0, h1 = 63).
 pub fn a8_order_of(square: Square) -> u8 {
     let index = square as u8;
     (7 - index / 8) * 8 + index % 8

@@ -23,6 +23,7 @@ pub fn encode(occupancy: Bitboard) -> Vec<u8> {
     line
 }
 
+/// The occupancy a line gives (16 hex digits), if it is one.
 pub fn parse_line(line: &str) -> Option<Bitboard> {
     let line = line.trim();
     if let Some(hex) = line.strip_prefix("occ ") {
@@ -43,6 +44,7 @@ pub fn parse_line(line: &str) -> Option<Bitboard> {
 }
 
 #[derive(Default)]
+/// The host side of the protocol: reads occupancy lines.
 pub struct Host {
     line: Vec<u8>,
     dropped: u64,

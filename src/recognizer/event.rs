@@ -78,6 +78,7 @@ impl EventKind {
                 stuck_occupied,
             } => Some(dead_sensor_words(*square, *stuck_occupied)),
             EventKind::Unseen { square, piece } => Some(unseen_words(*square, *piece)),
+            EventKind::Seen { square } => Some(format!("The piece on {square} is seen again")),
             _ => None,
         }
     }

@@ -13,9 +13,8 @@ mod moves;
 mod orientation;
 mod search;
 
-use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
-use shakmaty::{Bitboard, Chess, EnPassantMode, Move, Piece, Position, Role, Square};
+use shakmaty::{Bitboard, Chess, Move, Piece, Position, Role, Square};
 
 pub use event::{Event, EventKind};
 use evidence::{Evidence, Stamp};
@@ -27,6 +26,7 @@ use search::{
     Explanation, IN_PROGRESS, PLY, SECOND_HAND, SearchContext, Sensed, explain, in_progress_cost,
 };
 
+use crate::game::{GameRecord, fen_of};
 use crate::reading::{Millis, Reading, START_OCCUPANCY, TimedReading};
 
 /// A reading that changes more squares than two hands can is line noise.
@@ -77,71 +77,6 @@ pub enum BoardStatus {
         put_back: Bitboard,
         remove: Bitboard,
     },
-}
-
-/// One game: where it started and the moves played.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
-    pub start: Chess,
-    pub moves: Vec<Move>,
-}
-
-impl GameRecord {
-    pub fn new(start: Chess) -> Self {
-        Self {
-            start,
-            moves: Vec::new(),
-        }
-    }
-
-    /// A game of UCI moves played from `start`; `None` if one is no legal move there.
-    pub fn from_uci<'a>(start: Chess, moves: impl IntoIterator<Item = &'a str>) -> Option<Self> {
-        let mut position = start.clone();
-        let mut game = Self::new(start);
-        for uci in moves {
-            let m = uci
-                .parse::<shakmaty::uci::UciMove>()
-                .ok()?
-                .to_move(&position)
-                .ok()?;
-            position.play_unchecked(m);
-            game.moves.push(m);
-        }
-        Some(game)
-    }
-
-    /// The position after every move, starting with the start position.
-    pub fn positions(&self) -> Vec<Chess> {
-        let mut positions = Vec::with_capacity(self.moves.len() + 1);
-        let mut position = self.start.clone();
-        positions.push(position.clone());
-        for &m in &self.moves {
-            position.play_unchecked(m);
-            positions.push(position.clone());
-        }
-        positions
-    }
-
-    pub fn final_position(&self) -> Chess {
-        let mut position = self.start.clone();
-        for &m in &self.moves {
-            position.play_unchecked(m);
-        }
-        position
-    }
-
-    /// SAN with check marks for every move.
-    pub fn san_moves(&self) -> Vec<SanPlus> {
-        let mut position = self.start.clone();
-        self.moves
-            .iter()
-            .map(|&m| SanPlus::from_move_and_play_unchecked(&mut position, m))
-            .collect()
-    }
-}
-
-pub fn fen_of(position: &Chess) -> String {
-    Fen::from_position(position, EnPassantMode::Legal).to_string()
 }
 
 #[derive(Clone)]

@@ -21,6 +21,7 @@ use crate::reading::{Millis, Reading, TimedReading};
 pub struct LogError {
     /// 1-based line number.
     pub line: usize,
+    /// What is wrong with it.
     pub problem: LineError,
 }
 
@@ -28,23 +29,37 @@ pub struct LogError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LineError {
     #[error("'{0}' is not a time in milliseconds")]
+    /// The time is not a number of milliseconds.
     Time(String),
     #[error("missing the reading after the time")]
+    /// The line has a time and nothing else.
     MissingReading,
     #[error("'{0}' needs an argument")]
+    /// A reading without its argument.
     MissingArgument(String),
     #[error("unexpected '{0}' at the end of the line")]
+    /// Something after the reading.
     Extra(String),
     #[error("unknown reading '{0}' (expected occ, lift, place or promote)")]
+    /// A reading the log format does not have.
     UnknownReading(String),
     #[error("'{0}' is not an occupancy of 16 hex digits")]
+    /// An occupancy that is not 16 hex digits.
     Occupancy(String),
     #[error("'{0}' is not a square (a1 … h8)")]
+    /// A square that does not exist.
     Square(String),
     #[error("'{0}' is not a promotion piece (q, r, b or n)")]
+    /// A promotion to no piece a pawn becomes.
     Promotion(String),
     #[error("time {time} is earlier than the previous time {previous}")]
-    TimeGoesBack { time: Millis, previous: Millis },
+    /// A time earlier than the line before's.
+    TimeGoesBack {
+        /// This line's time.
+        time: Millis,
+        /// The line before's.
+        previous: Millis,
+    },
 }
 
 /// Parses a whole sensor log.
@@ -77,14 +92,29 @@ pub fn parse(text: &str) -> Result<Vec<TimedReading>, LogError> {
 #[derive(Debug, thiserror::Error)]
 pub enum ReadLogError {
     #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: io::Error },
-    #[error("{}: not a text file ({source})", path.display())]
-    NotText {
+    /// The file could not be read.
+    Io {
+        /// The file.
         path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    #[error("{}: not a text file ({source})", path.display())]
+    /// The file is not UTF-8 text.
+    NotText {
+        /// The file.
+        path: PathBuf,
+        /// Where the text breaks.
         source: std::string::FromUtf8Error,
     },
     #[error("{}: {source}", path.display())]
-    Malformed { path: PathBuf, source: LogError },
+    /// A line is wrong.
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// The line and what is wrong with it.
+        source: LogError,
+    },
 }
 
 /// Reads and parses a sensor log file.

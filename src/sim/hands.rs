@@ -3,7 +3,7 @@
 
 use shakmaty::{Bitboard, CastlingSide, Chess, File, Move, Piece, Position, Rank, Role, Square};
 
-use crate::recognizer::GameRecord;
+use crate::game::GameRecord;
 
 /// One physical thing that happens at the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1051,7 +1051,7 @@ mod tests {
             "1r1k4/8/8/8/8/8/8/6KR w H - 0 1",
             "7k/8/8/8/8/8/8/R2K4 w A - 0 1",
         ] {
-            let position = crate::parse_fen(fen).expect("fen");
+            let position = crate::game::parse_fen(fen).expect("fen");
             let castle = position
                 .legal_moves()
                 .into_iter()

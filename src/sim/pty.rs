@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Receiver;
-use std::thread::JoinHandle;
 
 use serialport::{SerialPort, TTYPort};
 
 use super::device::{Device, Ended, Script};
 use super::hands::Action;
+use crate::background::WorkerThread;
 use crate::protocol::Protocol;
 
 /// Starts a device for `protocol` on a new pseudo-terminal, performing `actions` as they
@@ -20,20 +20,18 @@ pub fn serve_live(
     protocol: Protocol,
     actions: Receiver<Action>,
     stop: Arc<AtomicBool>,
-) -> io::Result<(String, JoinHandle<()>)> {
+) -> io::Result<(String, WorkerThread)> {
     let mut pty = PtyLink::open(None)?;
     let path = pty
         .device_path()
         .ok_or_else(|| io::Error::other("the pseudo-terminal has no device path"))?;
-    let thread = std::thread::Builder::new()
-        .name("simulated board".into())
-        .spawn(move || {
-            let mut device = Device::new(protocol, 1.0);
-            if let Some(port) = pty.port() {
-                // The host's worker notices a board that goes and retries: nothing to add.
-                let _ = device.run_live(port, &actions, &stop);
-            }
-        })?;
+    let thread = WorkerThread::spawn("simulated board", move || {
+        let mut device = Device::new(protocol, 1.0);
+        if let Some(port) = pty.port() {
+            // The host's worker notices a board that goes and retries: nothing to add.
+            let _ = device.run_live(port, &actions, &stop);
+        }
+    })?;
     Ok((path, thread))
 }
 

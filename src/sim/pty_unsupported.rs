@@ -6,10 +6,10 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Receiver;
-use std::thread::JoinHandle;
 
 use super::device::Script;
 use super::hands::Action;
+use crate::background::WorkerThread;
 use crate::protocol::Protocol;
 
 fn unsupported() -> io::Error {
@@ -23,7 +23,7 @@ pub fn serve_live(
     _protocol: Protocol,
     _actions: Receiver<Action>,
     _stop: Arc<AtomicBool>,
-) -> io::Result<(String, JoinHandle<()>)> {
+) -> io::Result<(String, WorkerThread)> {
     Err(unsupported())
 }
 

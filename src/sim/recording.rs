@@ -6,8 +6,8 @@ use shakmaty::{Bitboard, Move, Role, Square};
 
 use super::board::PhysicalBoard;
 use super::hands::{Action, HandCounts, HandStyle, script_session};
+use crate::game::GameRecord;
 use crate::reading::{Reading, TimedReading};
-use crate::recognizer::GameRecord;
 use crate::recognizer::event::uci;
 
 /// How the board delivers what its sensors read.

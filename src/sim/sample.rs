@@ -4,7 +4,7 @@
 use shakmaty::san::San;
 use shakmaty::{Chess, Position};
 
-use crate::recognizer::GameRecord;
+use crate::game::GameRecord;
 
 const SAMPLES: [&str; 2] = [
     // Castling on both sides, en passant, a capture-rich middle game.

@@ -6,7 +6,7 @@ pub mod accuracy;
 #[cfg(feature = "app")]
 pub mod app;
 
-use boardsight::recognizer::GameRecord;
+use boardsight::game::GameRecord;
 use boardsight::recognizer::event::uci;
 
 /// A game's moves in UCI (a Chess960 castling as king takes rook).

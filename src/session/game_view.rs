@@ -3,9 +3,9 @@
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Move, Position};
 
-use crate::connection::Snapshot;
 use crate::pgn::position_code;
 use crate::recognizer::event::uci;
+use crate::snapshot::Snapshot;
 
 /// Positions and move texts of the current game, with the end and the ambiguity's choices.
 #[derive(Clone, Debug, Default)]
@@ -43,7 +43,7 @@ impl GameView {
             (*ply, named)
         });
         Self {
-            fen: position_code::fen(&snapshot.position),
+            fen: crate::game::fen_of(&snapshot.position),
             code: position_code::encode(&snapshot.position),
             end: positions.last().and_then(game_end),
             sans: game.san_moves().iter().map(ToString::to_string).collect(),

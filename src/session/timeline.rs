@@ -3,9 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use crate::connection::Snapshot;
 use crate::reading::{Millis, TimedReading};
 use crate::recognizer::{Config, Event, Recognizer};
+use crate::snapshot::Snapshot;
 
 use super::recording_summary::Summary;
 

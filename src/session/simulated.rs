@@ -4,13 +4,13 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Piece, Rank, Role, Square};
 
+use crate::background::WorkerThread;
+use crate::game::GameRecord;
 use crate::protocol::Protocol;
-use crate::recognizer::GameRecord;
 use crate::sim::pty::serve_live;
 use crate::sim::{Action, HandStyle, PhysicalBoard, script_games};
 
@@ -21,12 +21,12 @@ pub const SIMULATED_PROTOCOL: Protocol = Protocol::Liboard;
 pub struct SimulatedBoard {
     actions: Sender<Action>,
     stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
+    thread: WorkerThread,
     path: String,
     /// What the device's board holds, mirrored to know which piece a click lifts.
     mirror: PhysicalBoard,
     hand: Vec<Piece>,
-    demo: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
+    demo: Option<(Arc<AtomicBool>, WorkerThread)>,
 }
 
 impl SimulatedBoard {
@@ -39,7 +39,7 @@ impl SimulatedBoard {
         let mut board = Self {
             actions,
             stop,
-            thread: Some(thread),
+            thread,
             path,
             mirror: PhysicalBoard::empty(),
             hand: Vec::new(),
@@ -114,7 +114,7 @@ impl SimulatedBoard {
         let actions = self.actions.clone();
         let thread = {
             let stop = stop.clone();
-            std::thread::spawn(move || {
+            WorkerThread::spawn("demo game", move || {
                 let started = Instant::now();
                 for (at, action) in script {
                     let due = started + Duration::from_secs_f64(at as f64 / 1000.0 / speed);
@@ -130,7 +130,10 @@ impl SimulatedBoard {
                 }
             })
         };
-        self.demo = Some((stop, thread));
+        match thread {
+            Ok(thread) => self.demo = Some((stop, thread)),
+            Err(e) => eprintln!("boardsight: {e}"),
+        }
     }
 
     pub fn demo_running(&self) -> bool {
@@ -139,9 +142,9 @@ impl SimulatedBoard {
 
     /// Stops a demo where it is; the board keeps the pieces as they stand.
     pub fn stop_demo(&mut self) {
-        if let Some((stop, thread)) = self.demo.take() {
+        if let Some((stop, mut thread)) = self.demo.take() {
             stop.store(true, Ordering::Relaxed);
-            let _ = thread.join();
+            thread.wait();
         }
     }
 }
@@ -150,8 +153,6 @@ impl Drop for SimulatedBoard {
     fn drop(&mut self) {
         self.stop_demo();
         self.stop.store(true, Ordering::Relaxed);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+        self.thread.wait();
     }
 }

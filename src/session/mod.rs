@@ -1,0 +1,686 @@
+//! The live session, headless: the source (which owns its connection to the board's
+//! worker), the recognizer's latest view, the session's record, and the parts that follow
+//! the game: the clocks, the engine's seat and the adviser, the shared DGT board, the live
+//! PGN and autosave. Each part owns its state; `Session::apply` passes each change on to
+//! them in turn. The app draws a session; `listen` prints one.
+
+mod activity;
+mod autosave;
+mod clock;
+mod engine;
+mod game_view;
+mod record;
+mod recording_summary;
+mod sharing;
+mod simulated;
+mod source;
+mod timeline;
+pub mod words;
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::{Duration, Instant};
+
+use shakmaty::{Color, Move};
+
+pub use activity::{Activity, FLASH};
+pub use autosave::RestoreOffer;
+pub use clock::{ClockFace, Clocks, TENTHS_BELOW_MS};
+pub use engine::{Advice, EngineSeat};
+pub use game_view::GameView;
+pub use recording_summary::{Band, BandKind, Lane, Marker, MarkerKind, Summary};
+pub use simulated::{SIMULATED_PROTOCOL, SimulatedBoard};
+pub use source::{Live, Source};
+pub use timeline::Timeline;
+
+use crate::background::Wake;
+use crate::clock::{GameClocks, TimeControl};
+use crate::connection::{Change, Command, ConnectionStatus, Update, connect};
+use crate::dgt_serve::VirtualDgtBoard;
+use crate::engine::{Analysis, EnginePlay, Strength};
+use crate::game::{GameRecord, parse_fen};
+use crate::pgn::PgnGame;
+use crate::pgn::autosave::{Autosave, Unfinished};
+use crate::pgn::live::{LivePgn, session_pgn};
+use crate::protocol::Protocol;
+use crate::reading::TimedReading;
+use crate::recognizer::health::SensorHealth;
+use crate::recognizer::{Config, Event, EventKind, Recognizer};
+use crate::snapshot::Snapshot;
+use autosave::{Autosaving, total_plies};
+use engine::find_engine;
+use record::Record;
+use sharing::{DgtShare, LivePgnFile};
+
+/// What the session has to tell an owner that prints it (`listen`), in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum News {
+    /// A line for the output: an event, the engine, a fallen flag.
+    Said(String),
+    /// The connection's state changed.
+    Status(ConnectionStatus),
+    /// Something went wrong that the user should know (a file not written).
+    Problem(String),
+}
+
+pub struct Session {
+    source: Source,
+    snapshot: Snapshot,
+    view: GameView,
+    record: Record,
+    /// Who moves first in the current game, for move numbers.
+    first_mover: Color,
+    last_event: String,
+    notice: Option<String>,
+    /// What an owner that prints the session has not taken yet (kept only when asked for).
+    news: Option<Vec<News>>,
+    clocks: Clocks,
+    seat: EngineSeat,
+    advice: Advice,
+    dgt: DgtShare,
+    live_pgn: LivePgnFile,
+    autosave: Autosaving,
+    /// The timeline reading the snapshot shows.
+    timeline_index: Option<usize>,
+    wake: Wake,
+}
+
+impl Session {
+    /// A session with no source yet; it offers back what earlier runs left unsaved.
+    pub fn new(autosave: Option<Autosave>, wake: Wake) -> Self {
+        let (autosave, notice) = Autosaving::new(autosave);
+        let snapshot = Snapshot::of(&Recognizer::default(), 0);
+        Self {
+            source: Source::None,
+            view: GameView::of(&snapshot),
+            snapshot,
+            record: Record::default(),
+            first_mover: Color::White,
+            last_event: String::new(),
+            notice,
+            news: None,
+            clocks: Clocks::default(),
+            seat: EngineSeat::default(),
+            advice: Advice::default(),
+            dgt: DgtShare::default(),
+            live_pgn: LivePgnFile::default(),
+            autosave,
+            timeline_index: None,
+            wake,
+        }
+    }
+
+    /// Keeps what happens as `News` for `take_news` (an owner that prints the session).
+    pub fn keep_news(&mut self) {
+        self.news.get_or_insert_with(Vec::new);
+    }
+
+    /// What happened since the last call, in order.
+    pub fn take_news(&mut self) -> Vec<News> {
+        self.news.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    fn tell(&mut self, news: News) {
+        if let Some(kept) = &mut self.news {
+            kept.push(news);
+        }
+    }
+
+    // ----- sources -----
+
+    /// Ends the current source; its autosave finishes writing.
+    fn reset(&mut self, source: Source) {
+        self.seat = EngineSeat::default();
+        self.source = Source::None;
+        self.autosave
+            .reset(&self.snapshot.games, &self.record.readings);
+        self.record = Record::default();
+        self.clocks.reset();
+        self.first_mover = Color::White;
+        self.timeline_index = None;
+        self.show(Snapshot::of(&Recognizer::default(), 0));
+        self.source = source;
+    }
+
+    pub fn use_simulator(&mut self, config: Config) {
+        self.reset(Source::None);
+        match SimulatedBoard::start() {
+            Ok(board) => {
+                let connection =
+                    connect(board.path(), SIMULATED_PROTOCOL, config, self.wake.clone());
+                self.source = Source::Simulated {
+                    board: Box::new(board),
+                    live: Live::new(connection),
+                };
+            }
+            Err(e) => self.notice = Some(format!("The simulated board could not start: {e}")),
+        }
+    }
+
+    /// Follows the board on serial port `port`.
+    pub fn connect(&mut self, port: String, protocol: Protocol, config: Config) {
+        self.reset(Source::None);
+        let connection = connect(&port, protocol, config, self.wake.clone());
+        self.source = Source::Serial {
+            port,
+            protocol,
+            live: Live::new(connection),
+        };
+    }
+
+    pub fn show_recording(&mut self, timeline: Box<Timeline>) {
+        self.reset(Source::Recording(timeline));
+        self.refresh_from_timeline();
+    }
+
+    pub fn disconnect(&mut self) {
+        self.reset(Source::None);
+    }
+
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
+    pub fn source_mut(&mut self) -> &mut Source {
+        &mut self.source
+    }
+
+    pub fn is_live(&self) -> bool {
+        self.source.live().is_some()
+    }
+
+    pub fn send(&self, command: Command) {
+        self.source.send(command);
+    }
+
+    // ----- updates -----
+
+    /// Waits up to `timeout` for the live source's next update and takes it in; says
+    /// whether the source is still there to wait for.
+    pub fn wait(&mut self, timeout: Duration) -> bool {
+        let Some(live) = self.source.live() else {
+            return false;
+        };
+        match live.connection.updates.recv_timeout(timeout) {
+            Ok(update) => {
+                self.apply(update, Instant::now());
+                true
+            }
+            Err(RecvTimeoutError::Timeout) => true,
+            Err(RecvTimeoutError::Disconnected) => false,
+        }
+    }
+
+    /// Takes in what arrived and what is due; returns how soon to look again, if something
+    /// changes on screen before the next update can wake the owner.
+    pub fn update(&mut self, now: Instant) -> Option<Duration> {
+        let updates: Vec<Update> = match self.source.live() {
+            Some(live) => live.connection.updates.try_iter().collect(),
+            None => Vec::new(),
+        };
+        for update in updates {
+            self.apply(update, now);
+        }
+        let mut next = None;
+        if let Some(timeline) = self.source.timeline_mut() {
+            next = timeline.advance(now);
+            self.refresh_from_timeline();
+        }
+        self.record.activity.prune(now);
+        if self.record.activity.is_fading() {
+            next = Some(next.map_or(FADE_STEP, |n: Duration| n.min(FADE_STEP)));
+        }
+        self.hear_engine(now);
+        if let Some(notice) = self.advice.hear() {
+            self.notice = Some(notice);
+        }
+        if let Some(tick) = self.run_clocks(now) {
+            next = Some(next.map_or(tick, |n: Duration| n.min(tick)));
+        }
+        self.autosave
+            .offer(&self.snapshot.games, &self.record.readings);
+        for problem in self.autosave.problems() {
+            self.notice = Some(problem);
+        }
+        next
+    }
+
+    /// Takes one update from the board's worker, and passes it on to every part.
+    pub fn apply(&mut self, update: Update, now: Instant) {
+        match update {
+            Update::Change(change) => {
+                let Change {
+                    readings,
+                    events,
+                    snapshot,
+                } = *change;
+                for reading in readings {
+                    self.clocks.on_reading(reading.t, now);
+                    self.record.note(reading, now);
+                }
+                self.clocks.on_events(&events);
+                self.tell_events(&events);
+                self.show(snapshot);
+                // The clocks heard this change's events just before.
+                self.dgt
+                    .show_clock(self.clocks.dgt_clock(&self.snapshot.position, now));
+                self.write_live_pgn();
+                if let Some(notice) = self.autosave.after_change(
+                    &self.snapshot.games,
+                    &self.record.readings,
+                    &self.wake,
+                ) {
+                    self.notice = Some(notice);
+                }
+                let clock = self.clocks.engine_clock(now);
+                self.seat.on_snapshot(&self.snapshot, clock);
+            }
+            Update::Status(status) => {
+                self.tell(News::Status(status.clone()));
+                if let Some(live) = self.source.live_mut() {
+                    live.status = Some(status);
+                }
+            }
+        }
+    }
+
+    /// The events in words: the status bar's latest, and the lines of the news.
+    fn tell_events(&mut self, events: &[Event]) {
+        for event in events {
+            if let EventKind::NewGame { fen } = &event.kind {
+                self.first_mover =
+                    parse_fen(fen).map_or(Color::White, |p| shakmaty::Position::turn(&p));
+            }
+            if let Some(line) = words::event_line(&event.kind, self.first_mover) {
+                self.tell(News::Said(line));
+            }
+        }
+        if let Some(text) = events
+            .iter()
+            .rev()
+            .find_map(|e| words::event_status(&e.kind))
+        {
+            self.last_event = text;
+        }
+    }
+
+    fn show(&mut self, snapshot: Snapshot) {
+        self.view = GameView::of(&snapshot);
+        self.snapshot = snapshot;
+        self.advice.follow(&self.snapshot.game);
+        self.dgt.show(&self.snapshot.position);
+    }
+
+    /// A recording's view changes only when its reading does.
+    fn refresh_from_timeline(&mut self) {
+        let Some(timeline) = self.source.timeline() else {
+            return;
+        };
+        if self.timeline_index != Some(timeline.index()) {
+            self.timeline_index = Some(timeline.index());
+            let snapshot = timeline.snapshot();
+            self.show(snapshot);
+        }
+    }
+
+    /// Moves the recording to `index`, paused there.
+    pub fn seek(&mut self, index: usize) {
+        if let Some(timeline) = self.source.timeline_mut() {
+            timeline.pause();
+            timeline.seek(index);
+        }
+        self.refresh_from_timeline();
+    }
+
+    // ----- what the panels read -----
+
+    pub fn snapshot(&self) -> &Snapshot {
+        &self.snapshot
+    }
+
+    pub fn view(&self) -> &GameView {
+        &self.view
+    }
+
+    pub fn readings(&self) -> &[TimedReading] {
+        &self.record.readings
+    }
+
+    pub fn activity(&self) -> &Activity {
+        &self.record.activity
+    }
+
+    /// How the sensors behave: over the whole recording, or the live board so far.
+    pub fn health(&self) -> &SensorHealth {
+        self.source
+            .timeline()
+            .and_then(|t| t.summary())
+            .map_or(&self.record.health, |summary| &summary.health)
+    }
+
+    /// When the latest reading came from the board.
+    pub fn last_reading_at(&self) -> Option<Instant> {
+        self.clocks.last_reading_at()
+    }
+
+    pub fn last_event(&self) -> &str {
+        &self.last_event
+    }
+
+    pub fn say(&mut self, text: String) {
+        self.last_event = text;
+    }
+
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
+    }
+
+    pub fn set_notice(&mut self, text: String) {
+        self.notice = Some(text);
+    }
+
+    pub fn dismiss_notice(&mut self) {
+        self.notice = None;
+    }
+
+    // ----- the clocks -----
+
+    /// Live games play on `control` from now on (the current one from its next move's
+    /// thinking time on), or without a clock.
+    pub fn set_clock(&mut self, control: Option<TimeControl>, now: Instant) {
+        self.clocks.set_control(control, now);
+        self.dgt
+            .show_clock(self.clocks.dgt_clock(&self.snapshot.position, now));
+    }
+
+    pub fn clocks(&self) -> &GameClocks {
+        self.clocks.games()
+    }
+
+    /// The current game's clocks at `now`, if it is played on a clock.
+    pub fn clock_face(&self, now: Instant) -> Option<ClockFace> {
+        self.clocks.face(&self.snapshot, now)
+    }
+
+    /// Says a fallen flag; returns how soon the shown time changes while a clock runs.
+    fn run_clocks(&mut self, now: Instant) -> Option<Duration> {
+        self.source.live()?;
+        if let Some(words) = self.clocks.check_flag(&self.snapshot.position, now) {
+            self.tell(News::Said(format!("flag: {words}")));
+            self.last_event = words;
+            self.dgt
+                .show_clock(self.clocks.dgt_clock(&self.snapshot.position, now));
+        }
+        self.clocks.next_tick(&self.snapshot, now)
+    }
+
+    // ----- the games -----
+
+    /// The session's games (the current one last once it has begun).
+    pub fn games(&self) -> &[GameRecord] {
+        &self.snapshot.games
+    }
+
+    /// The PGN of `games`: the engine named on its side, each game's clock as
+    /// `TimeControl` and `[%clk]` comments.
+    pub fn pgn_of(&self, games: &[GameRecord]) -> String {
+        session_pgn(games, &self.clocks.annotate(games, &self.seat.tags()))
+    }
+
+    /// The session's games in PGN (the current game, if none has begun), and their plies.
+    pub fn pgn(&self) -> (String, usize) {
+        let snapshot = &self.snapshot;
+        let games = if snapshot.games.is_empty() {
+            std::slice::from_ref(&snapshot.game)
+        } else {
+            &snapshot.games[..]
+        };
+        (self.pgn_of(games), total_plies(games))
+    }
+
+    // ----- the engine's seat and the adviser -----
+
+    /// Starts `path` (or Stockfish, for `stockfish`) playing `side` of the live game.
+    pub fn start_engine(&mut self, path: &str, side: Color, strength: Strength) {
+        self.stop_engine();
+        match find_engine(path) {
+            Ok(path) => self.seat_engine(&path, side, strength),
+            Err(notice) => self.notice = Some(notice),
+        }
+    }
+
+    /// Seats the engine at `path` playing `side`.
+    pub fn seat_engine(&mut self, path: &Path, side: Color, strength: Strength) {
+        self.stop_engine();
+        let clock = self.clocks.engine_clock(Instant::now());
+        let wake = self.wake.clone();
+        self.seat
+            .start(path, side, strength, wake, clock, &self.snapshot);
+    }
+
+    /// The engine leaves the game; any move it gave is no longer awaited.
+    pub fn stop_engine(&mut self) {
+        if self.seat.stop() {
+            self.send(Command::Expect(None));
+        }
+    }
+
+    pub fn engine(&self) -> Option<&EnginePlay> {
+        self.seat.engine()
+    }
+
+    pub fn engine_note(&self) -> &str {
+        self.seat.note()
+    }
+
+    /// What the engine said: its lines are told, and the move it gives is awaited on the
+    /// board.
+    fn hear_engine(&mut self, now: Instant) {
+        if self.source.live().is_none() {
+            return;
+        }
+        let clock = self.clocks.engine_clock(now);
+        let heard = self.seat.hear(&self.snapshot, clock, now);
+        if let Some(mv) = heard.expect {
+            self.send(Command::Expect(Some(mv)));
+        }
+        for line in heard.lines {
+            if line.starts_with("engine fault") {
+                self.notice = Some(format!("{line} (the game is kept; Play starts it again)"));
+            }
+            self.tell(News::Said(line));
+        }
+    }
+
+    /// Asks for the best move for the side to move in the position shown.
+    pub fn ask_hint(&mut self, engine_path: &str) {
+        if let Err(notice) = self
+            .advice
+            .ask_hint(engine_path, &self.snapshot.game, &self.wake)
+        {
+            self.notice = Some(notice);
+        }
+    }
+
+    /// Analyses each position shown with `lines` best lines, or stops analysing.
+    pub fn set_analysis(&mut self, engine_path: &str, lines: Option<u8>) {
+        if let Err(notice) =
+            self.advice
+                .set_analysis(engine_path, lines, &self.snapshot.game, &self.wake)
+        {
+            self.notice = Some(notice);
+        }
+    }
+
+    pub fn analysis_lines(&self) -> Option<u8> {
+        self.advice.analysis_lines()
+    }
+
+    /// The analysis of the position shown, once the engine has said anything about it.
+    pub fn analysis(&self) -> Option<&Analysis> {
+        self.advice.analysis(self.snapshot.game.moves.len())
+    }
+
+    /// The move to advise on the board: the hint asked for, or the analysis's best move.
+    pub fn advice(&self) -> Option<Move> {
+        self.advice.advice(&self.snapshot.game)
+    }
+
+    /// The adviser's name, or what went wrong with it.
+    pub fn adviser_note(&self) -> Option<String> {
+        self.advice.note()
+    }
+
+    // ----- sharing -----
+
+    /// Serves the recognised position as a DGT board other programs open (at a link in the
+    /// app's data folder, the same every run), or stops.
+    pub fn share_as_dgt(&mut self, on: bool) {
+        self.share_dgt_board(None);
+        if !on {
+            return;
+        }
+        let link = directories::ProjectDirs::from("", "", "boardsight")
+            .map(|dirs| dirs.data_local_dir().to_path_buf())
+            .filter(|dir| std::fs::create_dir_all(dir).is_ok())
+            .map(|dir| dir.join("dgt-board"));
+        // Without a link the terminal's own path serves as well, if less steadily.
+        let started =
+            VirtualDgtBoard::start(link.as_deref()).or_else(|_| VirtualDgtBoard::start(None));
+        match started {
+            Ok(board) => self.share_dgt_board(Some(board)),
+            Err(e) => self.notice = Some(format!("The board could not be shared: {e}")),
+        }
+    }
+
+    /// Serves the recognised position and the clock through `board`, or stops sharing.
+    pub fn share_dgt_board(&mut self, board: Option<VirtualDgtBoard>) {
+        let clock = self
+            .clocks
+            .dgt_clock(&self.snapshot.position, Instant::now());
+        self.dgt.set(board, &self.snapshot.position, clock);
+    }
+
+    /// The path other programs open to use the board as a DGT board, while it is shared.
+    pub fn dgt_share_path(&self) -> Option<&Path> {
+        self.dgt.path()
+    }
+
+    /// Keeps `path` holding the session's games, or stops.
+    pub fn set_live_pgn(&mut self, path: Option<PathBuf>) {
+        let Some(path) = path else {
+            self.keep_live_pgn(None);
+            return;
+        };
+        match LivePgn::start(&path) {
+            Ok(live) => {
+                // Written at once, the current game if none has begun.
+                for problem in self.live_pgn.set(Some(live), None) {
+                    self.live_pgn_problem(&problem);
+                }
+                self.write_live_pgn();
+            }
+            Err(e) => {
+                self.keep_live_pgn(None);
+                self.notice = Some(format!("Live PGN {}: {e}", path.display()));
+            }
+        }
+    }
+
+    /// Keeps `live` holding the session's games from their next change on, or stops;
+    /// returns what went wrong with the file before.
+    pub fn keep_live_pgn(&mut self, live: Option<LivePgn>) -> Vec<String> {
+        let written = live.is_some().then(|| self.snapshot.games.clone());
+        let problems = self.live_pgn.set(live, written);
+        for problem in &problems {
+            self.live_pgn_problem(problem);
+        }
+        problems
+    }
+
+    pub fn live_pgn_path(&self) -> Option<&Path> {
+        self.live_pgn.path()
+    }
+
+    /// Rewrites the live file when the games have changed (moves, revisions, takebacks).
+    fn write_live_pgn(&mut self) {
+        if !self.live_pgn.is_due(&self.snapshot.games) {
+            return;
+        }
+        let (text, _) = self.pgn();
+        for problem in self.live_pgn.write(&self.snapshot.games, text) {
+            self.live_pgn_problem(&problem);
+        }
+    }
+
+    fn live_pgn_problem(&mut self, problem: &str) {
+        self.notice = Some(format!("Live PGN: {problem}"));
+        self.tell(News::Problem(format!("live PGN: {problem}")));
+    }
+
+    // ----- autosave and restore -----
+
+    /// The user saved this session's games as they stood at `plies` moves: unless a move
+    /// came since, its autosave files go, and the next move writes them anew, whole.
+    pub fn games_saved(&mut self, plies: usize) {
+        self.autosave.games_saved(plies, self.total_plies());
+    }
+
+    pub fn total_plies(&self) -> usize {
+        total_plies(&self.snapshot.games)
+    }
+
+    pub fn restore_offer(&self) -> Option<&RestoreOffer> {
+        self.autosave.restore_offer()
+    }
+
+    /// Continues the newest unsaved game on the board. Its files go once this session
+    /// saves it again; a session of several games keeps its files (the log has them all).
+    pub fn restore_newest(&mut self) {
+        let (game, notice) = self.autosave.restore_newest();
+        if let Some(game) = game {
+            self.continue_game(&game);
+        }
+        if let Some(notice) = notice {
+            self.notice = Some(notice);
+        }
+    }
+
+    /// Takes the newest unsaved session off the offer (its log is being opened).
+    pub fn take_newest_unfinished(&mut self) -> Option<Unfinished> {
+        self.autosave.take_newest_unfinished()
+    }
+
+    /// Deletes every unsaved session offered.
+    pub fn discard_unfinished(&mut self) {
+        if let Some(problem) = self.autosave.discard_unfinished().pop() {
+            self.notice = Some(problem);
+        }
+    }
+
+    /// Asks again on the next start.
+    pub fn postpone_restore(&mut self) {
+        self.autosave.postpone_restore();
+    }
+
+    pub fn continue_game(&mut self, game: &PgnGame) {
+        self.send(Command::Continue(game.game.clone()));
+        self.last_event = format!(
+            "loaded {} – {}: set the board up as shown",
+            game.tags.white, game.tags.black
+        );
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.autosave
+            .finish(&self.snapshot.games, &self.record.readings);
+    }
+}
+
+/// How often a fading flash is redrawn.
+const FADE_STEP: Duration = Duration::from_millis(50);
+
+#[cfg(test)]
+mod tests;

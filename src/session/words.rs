@@ -1,0 +1,96 @@
+//! The session in words: its events as the command line prints them (with move numbers)
+//! and as the app's status bar shows them, and the connection's state.
+
+use shakmaty::Color;
+
+use crate::connection::ConnectionStatus;
+use crate::recognizer::EventKind;
+use crate::recognizer::event::{uci, wrong_move_words};
+
+/// "1." for White's first move of a standard game, "1..." for Black's.
+pub fn move_number(ply: usize, first_mover: Color) -> String {
+    // Ply 1 is White's first move in a standard game.
+    let offset = usize::from(first_mover == Color::Black);
+    let index = ply - 1 + offset;
+    let number = index / 2 + 1;
+    if index.is_multiple_of(2) {
+        format!("{number}.")
+    } else {
+        format!("{number}...")
+    }
+}
+
+/// An event as the command line prints it (`1. e4`, `new game: FEN`); `None` for those it
+/// keeps quiet about.
+pub fn event_line(kind: &EventKind, first_mover: Color) -> Option<String> {
+    Some(match kind {
+        EventKind::NewGame { fen } => format!("new game: {fen}"),
+        EventKind::Move { ply, san, .. } => format!("{} {san}", move_number(*ply, first_mover)),
+        EventKind::Revised { ply, san, .. } => {
+            format!("{} {san} (revised)", move_number(*ply, first_mover))
+        }
+        EventKind::TakenBack { ply, .. } => {
+            format!("{} taken back", move_number(*ply, first_mover))
+        }
+        EventKind::Ambiguous { ply, candidates } => {
+            let list: Vec<String> = candidates.iter().map(|m| uci(*m).to_string()).collect();
+            format!(
+                "{} ambiguous: {}",
+                move_number(*ply, first_mover),
+                list.join(" or ")
+            )
+        }
+        EventKind::Illegal { .. } | EventKind::Recovered | EventKind::Waiting { .. } => {
+            return None;
+        }
+        EventKind::Orientation { .. }
+        | EventKind::DeadSensor { .. }
+        | EventKind::Unseen { .. }
+        | EventKind::Seen { .. }
+        | EventKind::WrongMove { .. } => {
+            return finding(kind);
+        }
+    })
+}
+
+/// An event as the status bar shows it (`move 1: e4`); `None` for a move in progress.
+pub fn event_status(kind: &EventKind) -> Option<String> {
+    Some(match kind {
+        EventKind::NewGame { .. } => "new game".into(),
+        EventKind::Move { ply, san, .. } => format!("move {ply}: {san}"),
+        EventKind::Revised { ply, san, .. } => format!("move {ply} revised: {san}"),
+        EventKind::TakenBack { ply, .. } => format!("move {ply} taken back"),
+        EventKind::Ambiguous { ply, .. } => format!("move {ply} is ambiguous"),
+        EventKind::Illegal { .. } => "illegal position".into(),
+        EventKind::Recovered => "legal again".into(),
+        EventKind::Waiting { .. } => return None,
+        EventKind::Orientation { .. }
+        | EventKind::DeadSensor { .. }
+        | EventKind::Unseen { .. }
+        | EventKind::Seen { .. }
+        | EventKind::WrongMove { .. } => {
+            return finding(kind);
+        }
+    })
+}
+
+/// What both say alike: the board found turned, a dead sensor, a move other than the
+/// engine's.
+fn finding(kind: &EventKind) -> Option<String> {
+    match kind {
+        EventKind::WrongMove {
+            played, expected, ..
+        } => Some(wrong_move_words(*played, *expected)),
+        _ => kind.finding(),
+    }
+}
+
+/// The connection's state, as the command line prints it.
+pub fn status_line(status: &ConnectionStatus) -> String {
+    match status {
+        ConnectionStatus::Connecting => "connecting".into(),
+        ConnectionStatus::WaitingForData => "port open, waiting for the board".into(),
+        ConnectionStatus::Connected => "connected".into(),
+        ConnectionStatus::Error(e) => format!("{e} (retrying)"),
+    }
+}

@@ -846,33 +846,7 @@ impl Recognizer {
         suspects &= self.steady & !self.dead();
         // Every suspect whose story is cheapest becomes a line: later readings tell them
         // apart (a sensor taken for dead that changes was not).
-        let mut found: Vec<(usize, Explanation)> = Vec::new();
-        for square in suspects {
-            let dead = Bitboard::from_square(square);
-            let mut stories = self.explanations_seeing(!dead, false);
-            // A sensor is blamed only by a story the hands played in its order, and short
-            // (a hidden move, the reply, perhaps the next): anything else is a misreading
-            // of another kind.
-            stories.retain(|(_, e)| e.moves.len() <= 3 && e.out_of_order == 0);
-            if stories.first().is_none_or(|(_, e)| e.cost == 0) {
-                continue;
-            }
-            found.extend(stories.into_iter().map(|(i, e)| {
-                (
-                    i,
-                    Explanation {
-                        newly_dead: dead,
-                        ..e
-                    },
-                )
-            }));
-        }
-        let Some(min) = found.iter().map(|(_, e)| e.cost).min() else {
-            return false;
-        };
-        found.retain(|(_, e)| e.cost == min);
-        self.advance(found, stamp);
-        true
+        self.explain_with_blind_square(suspects, Blind::Dead, stamp)
     }
 
     /// Nothing explains the board: perhaps a piece was set down off-centre, where its
@@ -888,10 +862,8 @@ impl Recognizer {
             let left = view.missing(node.occupancy);
             for &(m, _) in node.legal_moves() {
                 let print = moves::footprint(m);
-                let landing =
-                    print.filled | print.victim.map_or(Bitboard::EMPTY, Bitboard::from_square);
                 if !(print.lifted & left).is_empty() {
-                    suspects |= landing & !self.sensed;
+                    suspects |= print.landing() & !self.sensed;
                 }
             }
         }
@@ -901,27 +873,47 @@ impl Recognizer {
         if line.dead.is_empty() {
             suspects &= !self.steady;
         }
+        self.explain_with_blind_square(suspects, Blind::Unseen, stamp)
+    }
+
+    /// Tries each suspect square as one whose reading is not to be believed; the stories
+    /// that need it and are cheapest become lines. A square is blamed only by a story the
+    /// hands played in their order, and short (a hidden move, the reply, perhaps the next):
+    /// anything else is a misreading of another kind.
+    fn explain_with_blind_square(
+        &mut self,
+        suspects: Bitboard,
+        blind: Blind,
+        stamp: Stamp,
+    ) -> bool {
         let mut found: Vec<(usize, Explanation)> = Vec::new();
         for square in suspects {
-            let unseen = Bitboard::from_square(square);
-            let mut stories = self.explanations_seeing(!unseen, false);
-            stories.retain(|(i, e)| {
-                let lands_there = e.moves.iter().any(|&m| {
-                    let print = moves::footprint(m);
-                    (print.filled | print.victim.map_or(Bitboard::EMPTY, Bitboard::from_square))
-                        .contains(square)
-                });
-                let _ = i;
-                lands_there && e.moves.len() <= 3 && e.out_of_order == 0 && e.cost > 0
+            let blinded = Bitboard::from_square(square);
+            let mut stories = self.explanations_seeing(!blinded, false);
+            stories.retain(|(_, e)| {
+                // An unseen piece must have landed there in the story.
+                let lands_there = || {
+                    e.moves
+                        .iter()
+                        .any(|&m| moves::footprint(m).landing().contains(square))
+                };
+                e.moves.len() <= 3
+                    && e.out_of_order == 0
+                    && e.cost > 0
+                    && (blind == Blind::Dead || lands_there())
             });
             found.extend(stories.into_iter().map(|(i, e)| {
-                (
-                    i,
-                    Explanation {
-                        newly_unseen: unseen,
+                let e = match blind {
+                    Blind::Dead => Explanation {
+                        newly_dead: blinded,
                         ..e
                     },
-                )
+                    Blind::Unseen => Explanation {
+                        newly_unseen: blinded,
+                        ..e
+                    },
+                };
+                (i, e)
             }));
         }
         let Some(min) = found.iter().map(|(_, e)| e.cost).min() else {
@@ -1347,6 +1339,15 @@ fn piece_value(role: Role) -> i32 {
         Role::Queen => 9,
         Role::King => 0,
     }
+}
+
+/// Why a square's reading is not believed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Blind {
+    /// Its sensor is broken.
+    Dead,
+    /// A piece stands there off-centre, unseen.
+    Unseen,
 }
 
 impl Default for Recognizer {

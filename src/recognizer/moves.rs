@@ -15,6 +15,13 @@ pub struct Footprint {
     pub lifted: Bitboard,
 }
 
+impl Footprint {
+    /// Where the moving piece comes down: the square it fills, or its victim's.
+    pub fn landing(&self) -> Bitboard {
+        self.filled | self.victim.map_or(Bitboard::EMPTY, Bitboard::from_square)
+    }
+}
+
 pub fn footprint(m: Move) -> Footprint {
     match m {
         Move::Normal {
@@ -91,8 +98,7 @@ pub fn occupancy_after(occupancy: Bitboard, m: Move) -> Bitboard {
 /// The squares whose change is what the player's hand does for this move.
 pub fn touched_squares(m: Move) -> Bitboard {
     let f = footprint(m);
-    let victim = f.victim.map_or(Bitboard::EMPTY, Bitboard::from_square);
-    f.vacated | f.filled | victim | f.lifted
+    f.vacated | f.landing() | f.lifted
 }
 
 /// The squares a piece slid along the board reads on its way, beside its origin and

@@ -208,7 +208,7 @@ impl Search<'_, '_> {
             return;
         }
         // Where it lands must end occupied, unless a later ply can move it on.
-        let lands = print.filled | print.victim.map_or(Bitboard::EMPTY, Bitboard::from_square);
+        let lands = print.landing();
         if plies_left < 3 && !(lands & !self.ctx.sensed & self.ctx.live).is_empty() {
             return;
         }
@@ -268,7 +268,7 @@ impl Search<'_, '_> {
                 }
                 previous_departure = departure;
             }
-            let lands = print.filled | print.victim.map_or(Bitboard::EMPTY, Bitboard::from_square);
+            let lands = print.landing();
             let unseen_landing = !(lands & self.ctx.dead()).is_empty();
             // A piece lifted over a capturable square (or a dead sensor's) looks exactly like
             // one that landed there; only a later ply shows it really did.

@@ -4,40 +4,11 @@
 
 mod common;
 
-use std::collections::BTreeMap;
-use std::path::Path;
-
-use common::accuracy::{Tally, print_table, run_session, session_names};
+use common::accuracy::{FieldRun, run_field_folder};
 
 #[test]
 fn field2_sessions_are_recognised() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/field2");
-    let names = session_names(&dir);
-    assert!(
-        names.len() >= 60,
-        "the field2 set has {} sessions",
-        names.len()
-    );
-
-    let mut groups: BTreeMap<String, Tally> = BTreeMap::new();
-    let mut failures = Vec::new();
-    for name in &names {
-        let session = run_session(&dir, name);
-        let category = session
-            .truth
-            .category
-            .clone()
-            .expect("a field2 truth names its category");
-        groups
-            .entry(format!("{category} {}", session.truth.mode))
-            .or_default()
-            .add(&session.tally);
-        failures.extend(session.failure);
-    }
-    let total = print_table("category mode", &groups);
-    for failure in &failures {
-        println!("  {failure}");
-    }
+    let FieldRun { groups, total, .. } = run_field_folder("field2", 60);
 
     for (group, t) in &groups {
         // Every behaviour here is normal play on a real board: each kind, in each mode

@@ -4,42 +4,13 @@
 
 mod common;
 
-use std::collections::BTreeMap;
-use std::path::Path;
-
-use common::accuracy::{Tally, print_table, run_session, session_names};
+use common::accuracy::{FieldRun, Tally, run_field_folder};
 
 #[test]
 fn field_sessions_are_recognised() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/field");
-    let names = session_names(&dir);
-    assert!(
-        names.len() >= 90,
-        "the field set has {} sessions",
-        names.len()
-    );
-
-    let mut groups: BTreeMap<String, Tally> = BTreeMap::new();
-    let mut categories: BTreeMap<String, Tally> = BTreeMap::new();
-    let mut failures = Vec::new();
-    for name in &names {
-        let session = run_session(&dir, name);
-        let category = session
-            .truth
-            .category
-            .clone()
-            .expect("a field truth names its category");
-        groups
-            .entry(format!("{category} {}", session.truth.mode))
-            .or_default()
-            .add(&session.tally);
-        categories.entry(category).or_default().add(&session.tally);
-        failures.extend(session.failure);
-    }
-    let total = print_table("category mode", &groups);
-    for failure in &failures {
-        println!("  {failure}");
-    }
+    let FieldRun {
+        categories, total, ..
+    } = run_field_folder("field", 90);
 
     let mut others = Tally::default();
     for (category, t) in &categories {

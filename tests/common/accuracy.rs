@@ -178,6 +178,53 @@ pub fn score_session(name: &str, readings: &[TimedReading], truth: Truth) -> Ses
     }
 }
 
+/// A folder of field sessions replayed: tallies by "category mode" and by category.
+pub struct FieldRun {
+    pub groups: BTreeMap<String, Tally>,
+    pub categories: BTreeMap<String, Tally>,
+    pub total: Tally,
+}
+
+/// Replays every session of `tests/<folder>` (at least `at_least` of them), whose truths
+/// name their category, and prints the table and the sessions that went wrong.
+pub fn run_field_folder(folder: &str, at_least: usize) -> FieldRun {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(folder);
+    let names = session_names(&dir);
+    assert!(
+        names.len() >= at_least,
+        "{folder} has {} sessions",
+        names.len()
+    );
+    let mut groups: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut categories: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut failures = Vec::new();
+    for name in &names {
+        let session = run_session(&dir, name);
+        let category = session
+            .truth
+            .category
+            .clone()
+            .expect("a field truth names its category");
+        groups
+            .entry(format!("{category} {}", session.truth.mode))
+            .or_default()
+            .add(&session.tally);
+        categories.entry(category).or_default().add(&session.tally);
+        failures.extend(session.failure);
+    }
+    let total = print_table("category mode", &groups);
+    for failure in &failures {
+        println!("  {failure}");
+    }
+    FieldRun {
+        groups,
+        categories,
+        total,
+    }
+}
+
 /// Prints one row per group and a total; returns the total.
 pub fn print_table(title: &str, groups: &BTreeMap<String, Tally>) -> Tally {
     println!("{title:<18} sessions  exact    moves right   wrong  alarms  delay ms median/p95/max");

@@ -31,6 +31,8 @@ pub enum SquareMeaning {
     Illegal,
     /// The sensor is broken; the square is read from the moves around it.
     Dead,
+    /// A piece stands here off-centre, where its sensor does not see it.
+    Unseen,
 }
 
 pub fn meaning(
@@ -39,10 +41,12 @@ pub fn meaning(
     expected: Bitboard,
     status: &BoardStatus,
     dead: Bitboard,
+    unseen: Bitboard,
 ) -> SquareMeaning {
     let occupied = sensed.contains(square);
     match status {
         _ if dead.contains(square) => SquareMeaning::Dead,
+        _ if unseen.contains(square) => SquareMeaning::Unseen,
         BoardStatus::Illegal { put_back, remove } if (*put_back | *remove).contains(square) => {
             SquareMeaning::Illegal
         }
@@ -66,6 +70,7 @@ fn fill(meaning: SquareMeaning) -> Option<Color32> {
         SquareMeaning::InProgress => Some(Color32::from_rgb(240, 220, 60)),
         SquareMeaning::Illegal => Some(Color32::from_rgb(220, 40, 40)),
         SquareMeaning::Dead => Some(Color32::from_gray(110)),
+        SquareMeaning::Unseen => Some(Color32::from_rgb(40, 170, 170)),
     }
 }
 
@@ -78,6 +83,7 @@ fn describe(meaning: SquareMeaning) -> &'static str {
         SquareMeaning::InProgress => "move in progress",
         SquareMeaning::Illegal => "must change",
         SquareMeaning::Dead => "dead sensor, worked around",
+        SquareMeaning::Unseen => "reads empty, a piece stands there off-centre",
     }
 }
 
@@ -89,6 +95,7 @@ pub fn legend(ui: &mut egui::Ui) {
         (SquareMeaning::InProgress, "move in progress"),
         (SquareMeaning::Illegal, "must change"),
         (SquareMeaning::Dead, "dead sensor"),
+        (SquareMeaning::Unseen, "piece off-centre, unseen"),
     ] {
         let Some(color) = fill(meaning) else {
             continue;
@@ -132,6 +139,8 @@ pub struct Grid<'a> {
     pub expected: Bitboard,
     pub status: &'a BoardStatus,
     pub dead: Bitboard,
+    /// Squares with a piece its sensor does not see.
+    pub unseen: Bitboard,
     pub flashes: &'a [(Square, Instant)],
     pub flipped: bool,
     pub side: f32,
@@ -158,6 +167,7 @@ impl<'a> Grid<'a> {
             expected: snapshot.expected,
             status: &snapshot.status,
             dead: snapshot.dead_sensors.iter().map(|(s, _)| *s).collect(),
+            unseen: snapshot.unseen_pieces.iter().map(|(s, _)| *s).collect(),
             flashes,
             flipped,
             side,
@@ -184,7 +194,14 @@ pub fn show(ui: &mut egui::Ui, grid: &Grid<'_>) -> Option<Square> {
         let cell = square_rect(rect, square, grid.flipped);
         let base = if is_light(square) { LIGHT } else { DARK };
         painter.rect_filled(cell, 0.0, base.gamma_multiply(0.55));
-        let meaning = meaning(square, grid.sensed, grid.expected, grid.status, grid.dead);
+        let meaning = meaning(
+            square,
+            grid.sensed,
+            grid.expected,
+            grid.status,
+            grid.dead,
+            grid.unseen,
+        );
         if let Some(health) = grid.health {
             // Heat: red for flickers, amber for plain changes (a busy square, not a bad one).
             let heat = if health.flickers(square) > 0 {
@@ -207,6 +224,10 @@ pub fn show(ui: &mut egui::Ui, grid: &Grid<'_>) -> Option<Square> {
         }
         if grid.sensed.contains(square) {
             painter.circle_filled(cell.center(), cell.width() * 0.28, Color32::from_gray(35));
+        } else if meaning == SquareMeaning::Unseen {
+            // A ring: a piece is there, but the sensor reads nothing.
+            let stroke = Stroke::new(cell.width() * 0.06, Color32::from_gray(35));
+            painter.circle_stroke(cell.center(), cell.width() * 0.28, stroke);
         }
         if let Some((_, at)) = grid.flashes.iter().rev().find(|(s, _)| *s == square) {
             let age = now.saturating_duration_since(*at);
@@ -326,15 +347,36 @@ mod tests {
         let sensed = Bitboard::from_square(Square::E4);
         let settled = BoardStatus::Settled;
         assert_eq!(
-            meaning(Square::E2, sensed, expected, &settled, Bitboard::EMPTY),
+            meaning(
+                Square::E2,
+                sensed,
+                expected,
+                &settled,
+                Bitboard::EMPTY,
+                Bitboard::EMPTY
+            ),
             SquareMeaning::Lifted
         );
         assert_eq!(
-            meaning(Square::E4, sensed, expected, &settled, Bitboard::EMPTY),
+            meaning(
+                Square::E4,
+                sensed,
+                expected,
+                &settled,
+                Bitboard::EMPTY,
+                Bitboard::EMPTY
+            ),
             SquareMeaning::Unexpected
         );
         assert_eq!(
-            meaning(Square::A1, sensed, expected, &settled, Bitboard::EMPTY),
+            meaning(
+                Square::A1,
+                sensed,
+                expected,
+                &settled,
+                Bitboard::EMPTY,
+                Bitboard::EMPTY
+            ),
             SquareMeaning::Empty
         );
         let waiting = BoardStatus::Waiting {
@@ -342,7 +384,14 @@ mod tests {
             placed: sensed,
         };
         assert_eq!(
-            meaning(Square::E4, sensed, expected, &waiting, Bitboard::EMPTY),
+            meaning(
+                Square::E4,
+                sensed,
+                expected,
+                &waiting,
+                Bitboard::EMPTY,
+                Bitboard::EMPTY
+            ),
             SquareMeaning::InProgress
         );
         let illegal = BoardStatus::Illegal {
@@ -350,12 +399,37 @@ mod tests {
             remove: Bitboard::EMPTY,
         };
         assert_eq!(
-            meaning(Square::E2, sensed, expected, &illegal, Bitboard::EMPTY),
+            meaning(
+                Square::E2,
+                sensed,
+                expected,
+                &illegal,
+                Bitboard::EMPTY,
+                Bitboard::EMPTY
+            ),
             SquareMeaning::Illegal
         );
         assert_eq!(
-            meaning(Square::E2, sensed, expected, &illegal, expected),
+            meaning(
+                Square::E2,
+                sensed,
+                expected,
+                &illegal,
+                expected,
+                Bitboard::EMPTY
+            ),
             SquareMeaning::Dead
+        );
+        assert_eq!(
+            meaning(
+                Square::E2,
+                sensed,
+                expected,
+                &settled,
+                Bitboard::EMPTY,
+                expected
+            ),
+            SquareMeaning::Unseen
         );
     }
 }

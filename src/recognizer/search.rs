@@ -415,15 +415,7 @@ pub fn in_progress_cost(
     if one_in_hand || part_of_a_move(current, sensed, disturbed, 0) {
         return Some(IN_PROGRESS);
     }
-    // Both players' hands at once: a move, and the other player's piece lifted or touched.
-    let theirs = current.position.them();
-    let touched = missing | disturbed;
-    let two_in_hand =
-        extra.is_empty() && (touched & !theirs).count() <= 1 && (touched & theirs).count() <= 1;
-    if two_in_hand || part_of_a_move(current, sensed, disturbed, 1) {
-        return Some(IN_PROGRESS + SECOND_HAND);
-    }
-    // The last move being corrected: its piece is picked up again and moved on.
+    // Cheapest first: the last move being corrected: its piece is picked up again and moved on.
     if line.ply_count() >= 1 {
         let previous = &line.nodes[line.ply_count() - 1];
         let disturbed =
@@ -436,6 +428,14 @@ pub fn in_progress_cost(
     // Dearer than correcting the last move, cheaper than rewriting it into a longer story.
     if missing.count() == 1 && extra.count() == 1 {
         return Some(IN_PROGRESS + REVISION + 1);
+    }
+    // Both players' hands at once: a move, and the other player's piece lifted or touched.
+    let theirs = current.position.them();
+    let touched = missing | disturbed;
+    let two_in_hand =
+        extra.is_empty() && (touched & !theirs).count() <= 1 && (touched & theirs).count() <= 1;
+    if two_in_hand || part_of_a_move(current, sensed, disturbed, 1) {
+        return Some(IN_PROGRESS + SECOND_HAND);
     }
     // The same, with the other player's hand on one of their pieces.
     if extra.count() == 1 && (missing & !theirs).count() == 1 && (missing & theirs).count() == 1 {

@@ -150,7 +150,6 @@ const FLOORS: &[(&str, f64)] = &[
     ("fast change", 0.8),
     ("knock poll", 0.8),
     ("nudge change", 0.8),
-    ("slide change", 0.66),
     ("lively change", 0.16),
     ("lively poll", 0.16),
     ("unseen change", 0.33),

@@ -159,7 +159,13 @@ impl Evidence {
 
     /// The real (not noise) vacancy of `square` that ended at `arrival`, found among the
     /// `earlier` entries (newest first): when it began.
-    fn vacancy_before(&self, earlier: &[&Entry], square: Square, arrival: Stamp) -> Option<Stamp> {
+    fn vacancy_before(
+        &self,
+        earlier: &[&Entry],
+        square: Square,
+        arrival: Stamp,
+        any_length: bool,
+    ) -> Option<Stamp> {
         if self.event_board {
             return None;
         }
@@ -170,7 +176,7 @@ impl Evidence {
         });
         emptied
             .flatten()
-            .filter(|&emptied| self.longer_than_noise(emptied, arrival))
+            .filter(|&emptied| any_length || self.longer_than_noise(emptied, arrival))
     }
 
     /// Whether a square empty from `emptied` to `filled` was really vacated. A host that
@@ -183,9 +189,22 @@ impl Evidence {
 
     /// Proof that a piece from `from` landed on `victim` after leaving: a place event there,
     /// or (boards without events) the victim square read empty, long enough not to be sensor
-    /// noise, and filled again. Returns the stamp of the latest proof.
-    pub fn capture_proof(&self, from: Square, victim: Square, since: Stamp) -> Option<Stamp> {
+    /// noise, and filled again. A piece seen on a square of its `way` after it left was slid
+    /// there: then the victim may have been lifted just as it arrived, and a vacancy of any
+    /// length proves it. Returns the stamp of the latest proof.
+    pub fn capture_proof(
+        &self,
+        from: Square,
+        victim: Square,
+        way: Bitboard,
+        since: Stamp,
+    ) -> Option<Stamp> {
         let departure = self.last_departure(from, since).unwrap_or(since);
+        let seen_on_its_way = way
+            .into_iter()
+            .filter_map(|square| self.last_arrival(square, since))
+            .filter(|arrival| arrival.t + STRADDLE_MS >= departure.t)
+            .min();
         let window: Vec<&Entry> = self
             .entries
             .iter()
@@ -215,7 +234,8 @@ impl Evidence {
                 });
                 return taken_off.unwrap_or(false).then_some(e.stamp);
             }
-            self.vacancy_before(&window[i + 1..], victim, e.stamp)
+            let slid = seen_on_its_way.is_some_and(|seen| seen <= e.stamp);
+            self.vacancy_before(&window[i + 1..], victim, e.stamp, slid)
                 .map(|_| e.stamp)
         })
     }
@@ -237,7 +257,7 @@ mod tests {
         evidence.arrived(s, Square::E5, false);
         assert!(
             evidence
-                .capture_proof(Square::D4, Square::E5, base)
+                .capture_proof(Square::D4, Square::E5, Bitboard::EMPTY, base)
                 .is_some()
         );
     }
@@ -254,7 +274,7 @@ mod tests {
         evidence.left(s, Square::D4);
         assert!(
             evidence
-                .capture_proof(Square::D4, Square::E5, base)
+                .capture_proof(Square::D4, Square::E5, Bitboard::EMPTY, base)
                 .is_none()
         );
     }
@@ -271,7 +291,34 @@ mod tests {
         evidence.arrived(s, Square::E5, false);
         assert!(
             evidence
-                .capture_proof(Square::D4, Square::E5, base)
+                .capture_proof(Square::D4, Square::E5, Bitboard::EMPTY, base)
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_piece_slid_onto_a_victim_lifted_as_it_arrives_proves_the_capture() {
+        // The queen leaves g2, brushes h2, and reaches h3 20 ms after the victim is lifted.
+        let mut evidence = Evidence::new(100);
+        let base = evidence.stamp(0);
+        let s = evidence.stamp(1000);
+        evidence.left(s, Square::G2);
+        evidence.arrived(s, Square::H2, false);
+        let s = evidence.stamp(1040);
+        evidence.left(s, Square::H3);
+        let s = evidence.stamp(1060);
+        evidence.left(s, Square::H2);
+        evidence.arrived(s, Square::H3, false);
+        let way = Bitboard::from_square(Square::H2).with(Square::G3);
+        assert!(
+            evidence
+                .capture_proof(Square::G2, Square::H3, way, base)
+                .is_some()
+        );
+        // Not seen on its way, 20 ms is a sensor dropout.
+        assert!(
+            evidence
+                .capture_proof(Square::G2, Square::H3, Bitboard::EMPTY, base)
                 .is_none()
         );
     }
@@ -290,7 +337,7 @@ mod tests {
         }
         assert!(
             evidence
-                .capture_proof(Square::D4, Square::E5, base)
+                .capture_proof(Square::D4, Square::E5, Bitboard::EMPTY, base)
                 .is_some()
         );
     }
@@ -306,7 +353,7 @@ mod tests {
         evidence.arrived(s, Square::E5, true);
         assert!(
             evidence
-                .capture_proof(Square::D4, Square::E5, base)
+                .capture_proof(Square::D4, Square::E5, Bitboard::EMPTY, base)
                 .is_some()
         );
     }

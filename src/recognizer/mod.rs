@@ -775,10 +775,12 @@ impl Recognizer {
         let mut fits = current.legal_moves().iter().filter(|&&(m, after)| {
             let missing = view.missing(after);
             let proven = match (moves::footprint(m).victim, m.from()) {
-                (Some(victim), Some(from)) => self
-                    .evidence
-                    .capture_proof(from, victim, current.since)
-                    .is_some(),
+                (Some(victim), Some(from)) => {
+                    let way = moves::slide_way(m);
+                    self.evidence
+                        .capture_proof(from, victim, way.passed | way.brushed, current.since)
+                        .is_some()
+                }
                 _ => true,
             };
             view.extra(after).is_empty()

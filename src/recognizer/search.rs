@@ -290,7 +290,10 @@ impl Search<'_, '_> {
             let proof = if arrived_here {
                 None
             } else {
-                self.ctx.evidence.capture_proof(from, victim, self.since)
+                let way = slide_way(m);
+                self.ctx
+                    .evidence
+                    .capture_proof(from, victim, way.passed | way.brushed, self.since)
             };
             match proof {
                 Some(stamp) => latest_proof = latest_proof.max(Some(stamp)),

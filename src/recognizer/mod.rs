@@ -251,7 +251,7 @@ impl Recognizer {
                 let first = self.now.seq == 1;
                 let changed = occupancy ^ self.sensed;
                 if !first {
-                    self.saw_change(changed);
+                    self.saw_change(changed, occupancy);
                 }
                 if !changed.is_empty() || first {
                     let stamp = self.evidence.stamp(t);
@@ -273,7 +273,7 @@ impl Recognizer {
                 self.evidence.mark_event_board();
                 let stamp = self.evidence.stamp(t);
                 self.evidence.left(stamp, square);
-                self.saw_change(Bitboard::from_square(square));
+                self.saw_change(Bitboard::from_square(square), Bitboard::EMPTY);
                 self.sensed.discard(square);
                 self.step(stamp);
             }
@@ -281,7 +281,7 @@ impl Recognizer {
                 self.evidence.mark_event_board();
                 let stamp = self.evidence.stamp(t);
                 self.evidence.arrived(stamp, square, true);
-                self.saw_change(Bitboard::from_square(square));
+                self.saw_change(Bitboard::from_square(square), Bitboard::from_square(square));
                 self.sensed.add(square);
                 self.step(stamp);
             }
@@ -427,11 +427,14 @@ impl Recognizer {
 
     /// A square that changed has a working sensor: a line that took it for dead read its
     /// moves wrongly, and gives way to the others.
-    fn saw_change(&mut self, changed: Bitboard) {
+    fn saw_change(&mut self, changed: Bitboard, occupied_now: Bitboard) {
         self.steady &= !changed;
-        // An unseen piece's square that reads again is read as any other.
         for line in &mut self.lines {
+            // An unseen piece's square that reads again is read as any other.
             line.unseen &= !changed;
+            // A sensor taken for stuck empty that now reads the piece the line has there
+            // was no dead sensor: the piece stood off-centre and is straightened.
+            line.dead &= !(changed & occupied_now & line.current().occupancy);
         }
         if self.lines.iter().any(|l| !(l.dead & changed).is_empty()) {
             if self.lines.iter().any(|l| (l.dead & changed).is_empty()) {

@@ -189,9 +189,9 @@ impl Evidence {
 
     /// Proof that a piece from `from` landed on `victim` after leaving: a place event there,
     /// or (boards without events) the victim square read empty, long enough not to be sensor
-    /// noise, and filled again. A piece seen on a square of its `way` after it left was slid
-    /// there: then the victim may have been lifted just as it arrived, and a vacancy of any
-    /// length proves it. Returns the stamp of the latest proof.
+    /// noise, and filled again. A piece seen on a square of its `way` after it left, or
+    /// arriving as it left, was slid there: then the victim may have been lifted just as it
+    /// arrived, and a vacancy of any length proves it. Returns the stamp of the latest proof.
     pub fn capture_proof(
         &self,
         from: Square,
@@ -234,7 +234,9 @@ impl Evidence {
                 });
                 return taken_off.unwrap_or(false).then_some(e.stamp);
             }
-            let slid = seen_on_its_way.is_some_and(|seen| seen <= e.stamp);
+            // Slid there in one motion: seen on its way, or arriving as it left.
+            let slid = seen_on_its_way.is_some_and(|seen| seen <= e.stamp)
+                || e.stamp.t.abs_diff(departure.t) <= STRADDLE_MS;
             self.vacancy_before(&window[i + 1..], victim, e.stamp, slid)
                 .map(|_| e.stamp)
         })

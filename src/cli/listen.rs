@@ -106,6 +106,8 @@ pub fn run(options: Options<'_>) -> ExitCode {
             break;
         }
     }
+    session.conclude();
+    print_news(&mut session);
     let text = session.pgn_of(session.games());
     let mut log = Vec::new();
     let logged = sensorlog::write(&mut log, session.readings());

@@ -35,7 +35,8 @@ pub enum Command {
     Choose { ply: usize, mv: Move },
     /// How the board's sensors are wired, applied to every reading from now on.
     Orient(Orientation),
-    /// Close the port and end the thread.
+    /// End the session (its last move decided, as at the end of a replay), close the
+    /// port and end the thread.
     Disconnect,
 }
 
@@ -336,7 +337,14 @@ impl Worker {
     fn obey(&mut self, command: Command) -> Flow {
         let t = self.millis();
         let events = match command {
-            Command::Disconnect => return Flow::Stop,
+            Command::Disconnect => {
+                // The session ends: a piece still in the air over its capture is taken as
+                // that capture, as a replay of the recording takes it, and told.
+                let events = self.recognizer.finish(t);
+                self.events.extend(events);
+                self.send_snapshot(self.told_dropped);
+                return Flow::Stop;
+            }
             // A promotion choice is a reading: it goes into the sensor log too.
             Command::Promote(role) => {
                 self.feed(&[TimedReading::new(t, Reading::Promote(role))]);

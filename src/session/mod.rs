@@ -195,6 +195,17 @@ impl Session {
 
     // ----- updates -----
 
+    /// Ends a live source's session: its worker decides what is still open (the last move
+    /// of a game is never lost; live and replay agree) and its last change is taken in.
+    pub fn conclude(&mut self) {
+        let Some(live) = self.source.live() else {
+            return;
+        };
+        live.connection.send(Command::Disconnect);
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline && self.wait(Duration::from_millis(100)) {}
+    }
+
     /// Waits up to `timeout` for the live source's next update and takes it in; says
     /// whether the source is still there to wait for.
     pub fn wait(&mut self, timeout: Duration) -> bool {

@@ -15,10 +15,12 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use boardsight::game::GameRecord;
 use boardsight::pgn::read_games;
 use boardsight::protocol::Protocol;
-use boardsight::sim::pty::serve_live;
-use boardsight::sim::{Action, HandStyle, move_actions};
+use boardsight::sim::device::Script;
+use boardsight::sim::pty::{serve, serve_live};
+use boardsight::sim::{Action, HandStyle, move_actions, sample, script_session};
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
 
@@ -186,8 +188,18 @@ impl Listen {
     }
 
     fn start_with(port: &str, dgt: &Path, pgn: &Path, more: &[&std::ffi::OsStr]) -> Self {
+        Self::start_on(Protocol::Liboard, port, dgt, pgn, more)
+    }
+
+    fn start_on(
+        protocol: Protocol,
+        port: &str,
+        dgt: &Path,
+        pgn: &Path,
+        more: &[&std::ffi::OsStr],
+    ) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_boardsight"))
-            .args(["listen", "--protocol", "liboard"])
+            .args(["listen", "--protocol", protocol.name()])
             .args(["--port", port])
             .arg("--serve-dgt")
             .arg(dgt)
@@ -674,4 +686,355 @@ fn a_dgt_host_reads_the_chess_clock_as_from_a_dgt_clock() {
     };
     assert_eq!(after_e4.white(), clk(1));
     assert_eq!(after_e5.black(), clk(2));
+}
+
+/// How fast the slid games are played: twice as fast as the hands' script, so a step of a
+/// move takes 125 ms (a capture's victim square still reads empty longer than sensor noise)
+/// and a game well under 20 s.
+const SLID_SPEED: f64 = 2.0;
+/// Real time from the simulated board's terminal opening to the pieces being set up:
+/// listen starts and the host connects meanwhile.
+const LEAD: Duration = Duration::from_millis(1500);
+/// A LiBoard scans its sensors every 20 ms (the `change` mode of `sim::recording`).
+const SCAN: Duration = Duration::from_millis(20);
+/// The way from the simulated board to the host on top of the board's scan or poll: the
+/// simulator's 5 ms frame gaps, LiBoard's 3 ms of silence, the virtual board's 20 ms wait
+/// for its host's bytes, three pseudo-terminal hops.
+const LATENCY: Duration = Duration::from_millis(50);
+
+/// The first 20 plies of the first sample game: pawns pushed two squares, en passant,
+/// captures by pawn, bishop, queen and knight, and castling on both sides.
+fn slid_game() -> GameRecord {
+    let mut game = sample::games().remove(0);
+    game.moves.truncate(20);
+    game
+}
+
+/// Hands that slide every move they can (all but a knight's), brushing a square beside a
+/// diagonal step now and then, and do nothing else lively: no pieces adjusted, no dropouts.
+fn sliding_hands() -> HandStyle {
+    HandStyle {
+        seed: 3,
+        slide: 1.0,
+        brush: 0.5,
+        adjust: 0.0,
+        dropout: 0.0,
+        ..HandStyle::default()
+    }
+}
+
+/// How often the board reads its sensors: a LiBoard's scan, a Centaur's poll.
+fn scan_or_poll(protocol: Protocol) -> Duration {
+    match protocol {
+        Protocol::Centaur => Duration::from_micros(boardsight::protocol::centaur::POLL_INTERVAL),
+        _ => SCAN,
+    }
+}
+
+/// The game as the simulated board plays it, in real time from its terminal's opening.
+struct Truth {
+    /// The placement of each position of the game, the start first.
+    placements: Vec<String>,
+    /// What made each position, as listen prints it ("3. exf6").
+    names: Vec<String>,
+    /// When the board came to rest in each position, and when the next move began.
+    rests: Vec<(Duration, Option<Duration>)>,
+}
+
+impl Truth {
+    /// `done` holds when each move's last lift or place is, in the script's time.
+    fn of(game: &GameRecord, script: &Script, done: &[u64], speed: f64) -> Self {
+        let real = |ms: u64| Duration::from_secs_f64(ms as f64 / 1000.0 / speed);
+        let set_up = script
+            .iter()
+            .find(|(_, action)| matches!(action, Action::SetUp(_)))
+            .map(|(at, _)| *at)
+            .expect("the script sets the pieces up");
+        let mut position = game.start.clone();
+        let mut placements = vec![placement(&position)];
+        let mut names = vec!["the set-up".to_owned()];
+        for &m in &game.moves {
+            names.push(move_line(&position, m));
+            position.play_unchecked(m);
+            placements.push(placement(&position));
+        }
+        let rests = std::iter::once(set_up)
+            .chain(done.iter().copied())
+            .map(|rested| {
+                let next = script.iter().map(|(at, _)| *at).find(|&at| at > rested);
+                (real(rested), next.map(real))
+            })
+            .collect();
+        Self {
+            placements,
+            names,
+            rests,
+        }
+    }
+
+    /// What the hands were doing at `t`.
+    fn during(&self, t: Duration) -> String {
+        match self.rests.iter().rposition(|(rested, _)| *rested <= t) {
+            None => "before the set-up".to_owned(),
+            Some(i) => match self.rests[i].1 {
+                Some(next) if t >= next => format!("while {} was being played", self.names[i + 1]),
+                _ => format!(
+                    "{} ms after {} came to rest",
+                    (t - self.rests[i].0).as_millis(),
+                    self.names[i]
+                ),
+            },
+        }
+    }
+}
+
+/// What a host that held the boards `held` (each with when it came, from the simulated
+/// board's terminal opening) did wrong against `truth`, a position counting as settled
+/// `settle` after the board came to rest in it; `end` is when the host stopped following.
+/// Also returns, for each ply, how long after the board came to rest the host showed its
+/// position (ms; negative when before the move's last lift).
+fn judge(
+    held: &[(Duration, String)],
+    truth: &Truth,
+    settle: Duration,
+    end: Duration,
+) -> (Vec<String>, Vec<i64>) {
+    let ms = |d: Duration| d.as_millis();
+    let mut problems = Vec::new();
+    let mut delays = Vec::new();
+    // Once settled, the host holds the game's position until the next move begins.
+    for (i, &(rested, next)) in truth.rests.iter().enumerate() {
+        let want = &truth.placements[i];
+        let name = &truth.names[i];
+        let settled = rested + settle;
+        let until = next.unwrap_or(end);
+        if settled >= until {
+            problems.push(format!(
+                "after {name}: the board rested {} ms only, too short to judge",
+                ms(until.saturating_sub(rested))
+            ));
+            continue;
+        }
+        match held.iter().rev().find(|(at, _)| *at <= settled) {
+            Some((since, board)) if board == want => {
+                if i > 0 {
+                    delays.push(ms(*since) as i64 - ms(rested) as i64);
+                }
+            }
+            Some((_, board)) => problems.push(format!(
+                "after {name} (at rest from +{} ms): at +{} ms, settled, the host holds {board} \
+                 instead of {want}",
+                ms(rested),
+                ms(settled)
+            )),
+            None => problems.push(format!("after {name}: the host was not following yet")),
+        }
+        for (at, board) in held.iter().filter(|(at, _)| *at > settled && *at < until) {
+            if board != want {
+                problems.push(format!(
+                    "after {name} (at rest from +{} ms): at +{} ms the host changed to {board} \
+                     (the game: {want})",
+                    ms(rested),
+                    ms(*at)
+                ));
+            }
+        }
+    }
+    // Every board the host held is a position of the game, none before the last it held.
+    let mut reached = 0;
+    for (at, board) in held {
+        match truth.placements[reached..].iter().position(|p| p == board) {
+            Some(index) => reached += index,
+            None => {
+                let what = if truth.placements.contains(board) {
+                    "an earlier position of the game"
+                } else {
+                    "not a position of the game"
+                };
+                problems.push(format!(
+                    "at +{} ms, {}: the host holds {board}, {what}",
+                    ms(*at),
+                    truth.during(*at)
+                ));
+            }
+        }
+    }
+    (problems, delays)
+}
+
+/// The moves in SAN from `start`, numbered.
+fn san_line(start: &Chess, moves: &[Move]) -> String {
+    let mut position = start.clone();
+    let mut words = Vec::new();
+    for &m in moves {
+        words.push(move_line(&position, m));
+        position.play_unchecked(m);
+    }
+    words.join(" ")
+}
+
+/// Plays the slid game on the simulated `protocol` board into `listen --serve-dgt --pgn`
+/// while a DGT host follows the virtual board; returns what went wrong and how it went.
+fn follow_a_slid_game(protocol: Protocol) -> (Vec<String>, String) {
+    let game = slid_game();
+    let scripted = script_session(std::slice::from_ref(&game), &sliding_hands());
+    let counts = scripted.counts.clone();
+    assert!(counts.slides >= 15 && counts.brushes >= 1, "{counts:?}");
+    let lead = (LEAD.as_secs_f64() * 1000.0 * SLID_SPEED) as u64;
+    let script: Script = scripted
+        .script
+        .iter()
+        .map(|(at, action)| (at + lead, action.clone()))
+        .collect();
+    let done: Vec<u64> = scripted.done_at[0].iter().map(|at| at + lead).collect();
+    let truth = Truth::of(&game, &script, &done, SLID_SPEED);
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dgt = dir.path().join("dgt");
+    let pgn = dir.path().join("game.pgn");
+    let log = dir.path().join("board.log");
+    let stop = Arc::new(AtomicBool::new(false));
+    let (ready, opened) = mpsc::channel();
+    let simulator = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut announce = |path: &str| {
+                let _ = ready.send((path.to_owned(), Instant::now()));
+            };
+            serve(
+                protocol,
+                &script,
+                None,
+                SLID_SPEED,
+                &stop,
+                true,
+                &mut announce,
+            )
+            .expect("the simulated board runs");
+        })
+    };
+    let (port, opened_at) = opened
+        .recv_timeout(PATIENCE)
+        .expect("the simulated board's terminal");
+    let since = |at: Instant| at.saturating_duration_since(opened_at);
+    let args = [
+        "--idle-exit".as_ref(),
+        "2".as_ref(),
+        "--record".as_ref(),
+        log.as_os_str(),
+    ];
+    let mut listen = Listen::start_on(protocol, &port, &dgt, &pgn, &args);
+    listen.expect_line("DGT board for other programs …", |line| {
+        line.starts_with("DGT board for other programs on /dev/")
+    });
+    common::wait_for_path(&dgt);
+    let mut host = Host::open(&dgt);
+    host.start();
+    host.wait_for_dump();
+    let mut held = vec![(since(Instant::now()), fen_of_fields(&host.fields))];
+    let first_move = truth.rests[0].1.expect("a first move");
+    assert!(
+        held[0].0 < first_move,
+        "{protocol}: the host followed only from +{} ms, after the first move began",
+        held[0].0.as_millis()
+    );
+
+    // Follow the virtual board until listen stops at --idle-exit, noting every board the
+    // host holds once it has read each message whole.
+    let last_rest = truth.rests.last().map_or(Duration::ZERO, |(at, _)| *at);
+    let deadline = opened_at + last_rest + Duration::from_secs(15);
+    let status = loop {
+        if let Some(status) = listen.child.try_wait().expect("listen runs") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = listen.child.kill();
+            panic!("{protocol}: listen did not stop at --idle-exit");
+        }
+        host.pump();
+        let board = fen_of_fields(&host.fields);
+        if host.pending.is_empty() && held.last().is_some_and(|(_, last)| *last != board) {
+            held.push((since(Instant::now()), board));
+        }
+    };
+    let end = since(Instant::now());
+    stop.store(true, Ordering::Relaxed);
+    simulator.join().expect("the simulator thread");
+    while let Ok(line) = listen.lines.recv_timeout(Duration::from_secs(1)) {
+        listen.seen.push(line);
+    }
+
+    let settle = scan_or_poll(protocol) + LATENCY;
+    let (mut problems, mut delays) = judge(&held, &truth, settle, end);
+    if !status.success() {
+        problems.push(format!("listen ended with {status}"));
+    }
+    let want = truth.placements.last().expect("a position");
+    if let Some((_, last)) = held.last().filter(|(_, last)| last != want) {
+        problems.push(format!(
+            "at the end the host holds {last} instead of {want}"
+        ));
+    }
+    let text = std::fs::read(&pgn).expect("listen writes the PGN");
+    let games = read_games(&text);
+    match games.as_slice() {
+        [Ok(recorded)] if recorded.game.moves == game.moves => {}
+        [Ok(recorded)] => problems.push(format!(
+            "the PGN has {}\n  instead of {}",
+            san_line(&game.start, &recorded.game.moves),
+            san_line(&game.start, &game.moves)
+        )),
+        _ => problems.push(format!(
+            "the PGN is not the one game:\n{}",
+            String::from_utf8_lossy(&text)
+        )),
+    }
+    if !problems.is_empty() {
+        // Keep what the board sent, to replay with `boardsight replay --trace`.
+        let kept = std::env::temp_dir().join(format!("boardsight-slid-{protocol}.log"));
+        let _ = std::fs::copy(&log, &kept);
+        problems.push(format!(
+            "the board's sensor log: {}; listen printed:\n{}",
+            kept.display(),
+            listen.seen.join("\n")
+        ));
+    }
+    let problems = problems
+        .into_iter()
+        .map(|problem| format!("{protocol}: {problem}"))
+        .collect();
+    delays.sort_unstable();
+    let summary = format!(
+        "{protocol}: {} plies ({} slid, {} brushing a square), {} boards held by the host, each \
+         settled position shown {}..{} ms (median {}) after the board came to rest (allowed \
+         {} ms), the game {:.1} s",
+        game.moves.len(),
+        counts.slides,
+        counts.brushes,
+        held.len(),
+        delays.first().copied().unwrap_or_default(),
+        delays.last().copied().unwrap_or_default(),
+        delays.get(delays.len() / 2).copied().unwrap_or_default(),
+        settle.as_millis(),
+        (last_rest - truth.rests[0].0).as_secs_f64()
+    );
+    (problems, summary)
+}
+
+/// Games whose moves are slid along the board (all but a knight's; diagonal steps brushing
+/// a square beside the way), with pawns pushed two squares, captures, en passant and
+/// castling on both sides, through `listen --serve-dgt` from a board that sends changes
+/// (LiBoard) and from one polled with events (Centaur). A DGT host following the virtual
+/// board holds only positions of the game, in order (no square passed, no extra ply); once
+/// the board has rested for one scan or poll it holds the game so far; at the end the game's
+/// final position; and the PGN has exactly the game's moves.
+#[test]
+fn a_dgt_host_following_slid_games_holds_only_their_positions_and_each_once_settled() {
+    let mut problems = Vec::new();
+    for protocol in [Protocol::Liboard, Protocol::Centaur] {
+        let (found, summary) = follow_a_slid_game(protocol);
+        eprintln!("{summary}");
+        problems.extend(found);
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

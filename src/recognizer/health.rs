@@ -10,6 +10,8 @@ use crate::reading::{Millis, Reading, TimedReading};
 /// A state that lasts less than this, between two changes of one square, is a flicker.
 pub const FLICKER_MS: Millis = 50;
 
+/// How often each square's sensor changed, and how often it flickered (changed and changed
+/// back within [`FLICKER_MS`]): where a loose or dirty sensor shows itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SensorHealth {
     changes: [u32; 64],
@@ -30,6 +32,7 @@ impl Default for SensorHealth {
 }
 
 impl SensorHealth {
+    /// Counts what `reading` changed.
     pub fn note(&mut self, reading: &TimedReading) {
         let before = self.sensed.unwrap_or(Bitboard::EMPTY);
         let after = match reading.reading {
@@ -52,6 +55,7 @@ impl SensorHealth {
         self.sensed = Some(after);
     }
 
+    /// The counts of a whole recording.
     pub fn of(readings: &[TimedReading]) -> Self {
         let mut health = Self::default();
         for reading in readings {
@@ -60,10 +64,12 @@ impl SensorHealth {
         health
     }
 
+    /// How often `square`'s sensor changed.
     pub fn changes(&self, square: Square) -> u32 {
         self.changes[square as usize]
     }
 
+    /// How often `square`'s sensor flickered.
     pub fn flickers(&self, square: Square) -> u32 {
         self.flickers[square as usize]
     }
@@ -84,10 +90,12 @@ impl SensorHealth {
         squares
     }
 
+    /// The most flickers of any square (to scale a heat map).
     pub fn most_flickers(&self) -> u32 {
         self.flickers.iter().copied().max().unwrap_or(0)
     }
 
+    /// The most changes of any square (to scale a heat map).
     pub fn most_changes(&self) -> u32 {
         self.changes.iter().copied().max().unwrap_or(0)
     }

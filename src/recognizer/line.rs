@@ -1,7 +1,7 @@
 //! A line is one hypothesis of the game: the positions reached from the start.
 //! Normally there is one; a capture the sensors cannot prove splits it in several.
 
-use std::cell::OnceCell;
+use std::sync::{Arc, OnceLock};
 
 use shakmaty::{Bitboard, Chess, Move, Position, Role};
 
@@ -18,7 +18,9 @@ pub struct Node {
     pub since: Stamp,
     /// The move that led here was guessed from a still board, not seen to land.
     pub guessed: bool,
-    legal: OnceCell<Vec<(Move, Bitboard)>>,
+    /// Shared by the node's copies (a line tried, a timeline's checkpoint): the position
+    /// never changes, so neither do its moves.
+    legal: Arc<OnceLock<Vec<(Move, Bitboard)>>>,
 }
 
 impl Node {
@@ -30,7 +32,7 @@ impl Node {
             last_move,
             since,
             guessed: false,
-            legal: OnceCell::new(),
+            legal: Arc::default(),
         }
     }
 

@@ -13,6 +13,8 @@ mod moves;
 mod orientation;
 mod search;
 
+use std::sync::Arc;
+
 use shakmaty::san::SanPlus;
 use shakmaty::{Bitboard, Chess, Move, Piece, Position, Role, Square};
 
@@ -37,6 +39,7 @@ const MAX_LINES: usize = 16;
 /// (up to two plies forward or back).
 const NEW_GAME_ABOVE_COST: u32 = 2 * PLY + 2;
 
+/// How the recognizer reads the board.
 #[derive(Clone, Debug)]
 pub struct Config {
     /// The position the board must show first; the standard start when `None`.
@@ -71,14 +74,24 @@ pub enum BoardStatus {
     #[default]
     Settled,
     /// A move is in progress.
-    Waiting { lifted: Bitboard, placed: Bitboard },
+    Waiting {
+        /// Squares whose piece is off the board.
+        lifted: Bitboard,
+        /// Squares a piece was set down on, the move not yet whole.
+        placed: Bitboard,
+    },
     /// No legal continuation explains the board.
     Illegal {
+        /// Squares whose piece must be put back.
         put_back: Bitboard,
+        /// Squares whose piece must be taken away.
         remove: Bitboard,
     },
 }
 
+/// Follows a board from its readings: the games played on it, the move in progress, what
+/// is wrong and what to put back. Pure: no I/O and no clock; time comes with the readings
+/// (and [`Recognizer::tick`]).
 #[derive(Clone)]
 pub struct Recognizer {
     config: Config,
@@ -86,7 +99,9 @@ pub struct Recognizer {
     awaiting: Option<Chess>,
     /// Hypotheses of the current game, the most likely first; never empty.
     lines: Vec<Line>,
-    finished: Vec<GameRecord>,
+    /// Shared with this recognizer's copies (a timeline's checkpoints): a finished game
+    /// never changes.
+    finished: Vec<Arc<GameRecord>>,
     sensed: Bitboard,
     /// Squares whose reading has not changed since the first reading: where a dead sensor
     /// may hide.
@@ -128,6 +143,7 @@ pub struct Recognizer {
 }
 
 impl Recognizer {
+    /// A recognizer waiting for the board to show the start position.
     pub fn new(config: Config) -> Self {
         match config.orientation {
             BoardOrientation::Auto => {
@@ -367,13 +383,14 @@ impl Recognizer {
 
     /// Every game of the session, the current one last (if it has begun).
     pub fn games(&self) -> Vec<GameRecord> {
-        let mut games = self.finished.clone();
+        let mut games: Vec<GameRecord> = self.finished.iter().map(|g| (**g).clone()).collect();
         if self.awaiting.is_none() {
             games.push(self.game());
         }
         games
     }
 
+    /// Whether the board has shown the start position and a game is running.
     pub fn has_started(&self) -> bool {
         self.awaiting.is_none()
     }
@@ -449,6 +466,7 @@ impl Recognizer {
         }
     }
 
+    /// What the board shows, against the recognised position.
     pub fn status(&self) -> &BoardStatus {
         &self.status
     }
@@ -1120,7 +1138,7 @@ impl Recognizer {
     fn archive_current_game(&mut self) {
         if self.awaiting.is_none() && self.lines[0].ply_count() > 0 {
             self.lines.truncate(1);
-            self.finished.push(self.game());
+            self.finished.push(Arc::new(self.game()));
         }
     }
 
@@ -1362,6 +1380,7 @@ impl Default for Recognizer {
 }
 
 impl Recognizer {
+    /// How this recognizer reads the board.
     pub fn config(&self) -> &Config {
         &self.config
     }

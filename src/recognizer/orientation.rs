@@ -19,8 +19,10 @@ pub enum BoardOrientation {
 }
 
 impl BoardOrientation {
+    /// Every choice, as a menu lists them.
     pub const ALL: [BoardOrientation; 3] = [Self::Auto, Self::Normal, Self::Turned];
 
+    /// The name a user types and sees.
     pub fn name(self) -> &'static str {
         match self {
             Self::Auto => "auto",

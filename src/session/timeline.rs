@@ -25,16 +25,25 @@ pub struct Timeline {
     /// The furthest reading fed so far.
     horizon: usize,
     playing: Option<Playing>,
-    /// The recognizer after every `CHECKPOINT_EVERY` readings, with how many events it had
-    /// said: a seek back replays at most that many readings, at any length of recording.
+    /// The recognizer each time readings worth `CHECKPOINT_COST` of replay had been fed,
+    /// with how many events it had said: a seek replays at most that much, at any length
+    /// of recording. A copy shares the finished games and the moves worked out with the
+    /// live recognizer, so a checkpoint holds little more than the current game's positions.
     checkpoints: Vec<(usize, Recognizer, usize)>,
-    /// Readings fed to the recognizer so far (what a seek costs).
+    /// The replay cost fed since the last checkpoint.
+    cost_since_checkpoint: usize,
+    /// The replay cost fed so far (what seeks cost).
     fed: usize,
     /// The whole recording laid out in time, once it has all been fed.
     summary: Option<Summary>,
 }
 
-const CHECKPOINT_EVERY: usize = 256;
+/// What feeding a reading that changes something costs, against 1 for a repeat of the
+/// last one (a polled board's log repeats the occupancy every poll; the recognizer passes a
+/// repeat by at a fraction of the cost).
+const CHANGE_COST: usize = 16;
+/// A checkpoint every 256 changes, or 4,096 repeats.
+const CHECKPOINT_COST: usize = 256 * CHANGE_COST;
 
 struct Playing {
     speed: f64,
@@ -56,6 +65,7 @@ impl Timeline {
             horizon: 0,
             playing: None,
             checkpoints: Vec::new(),
+            cost_since_checkpoint: 0,
             fed: 0,
             summary: None,
         }
@@ -113,14 +123,17 @@ impl Timeline {
             _ => {}
         }
         while self.index < index {
+            let cost = self.replay_cost(self.index);
             let said = self.recognizer.feed(self.readings[self.index]);
-            self.fed += 1;
+            self.fed += cost;
             self.index += 1;
             self.shown += said.len();
             if self.index > self.horizon {
                 self.horizon = self.index;
                 self.events.extend(said);
-                if self.index.is_multiple_of(CHECKPOINT_EVERY) {
+                self.cost_since_checkpoint += cost;
+                if self.cost_since_checkpoint >= CHECKPOINT_COST {
+                    self.cost_since_checkpoint = 0;
                     self.checkpoints
                         .push((self.index, self.recognizer.clone(), self.shown));
                 }
@@ -129,6 +142,14 @@ impl Timeline {
         if self.summary.is_none() && self.horizon == self.readings.len() {
             self.summary = Some(Summary::of(&self.readings, &self.events));
         }
+    }
+
+    /// What feeding reading `index` costs: a repeat of the reading before it is cheap.
+    fn replay_cost(&self, index: usize) -> usize {
+        let repeat = index
+            .checked_sub(1)
+            .is_some_and(|before| self.readings[before].reading == self.readings[index].reading);
+        if repeat { 1 } else { CHANGE_COST }
     }
 
     /// The recording laid out in time (once it has been fed to its end).
@@ -239,7 +260,7 @@ mod tests {
         let before = timeline.fed;
         timeline.seek(3001);
         assert!(
-            timeline.fed - before <= CHECKPOINT_EVERY,
+            timeline.fed - before <= CHECKPOINT_COST,
             "{}",
             timeline.fed - before
         );
@@ -256,11 +277,56 @@ mod tests {
         let before = timeline.fed;
         timeline.seek(4000);
         assert!(
-            timeline.fed - before <= CHECKPOINT_EVERY,
+            timeline.fed - before <= CHECKPOINT_COST,
             "{}",
             timeline.fed - before
         );
         fresh.seek(4000);
         assert_eq!(timeline.events(), fresh.events());
+    }
+
+    #[test]
+    fn a_polled_recording_keeps_a_checkpoint_per_change_worth_of_replay_not_per_poll() {
+        // Polled 13 times a second: e2 lifted and put back every 5 s, 20,000 polls.
+        let lifted = START_OCCUPANCY.without(Square::E2);
+        let readings: Vec<_> = (0..20_000u64)
+            .map(|i| {
+                let t = i * 77;
+                let occupancy = if (t / 5000) % 2 == 1 {
+                    lifted
+                } else {
+                    START_OCCUPANCY
+                };
+                TimedReading::new(t, Reading::Occupancy(occupancy))
+            })
+            .collect();
+        let changes = readings
+            .windows(2)
+            .filter(|w| w[0].reading != w[1].reading)
+            .count();
+        let mut timeline = Timeline::new("t".into(), readings.clone(), Config::default());
+        timeline.seek(timeline.len());
+        let most = (changes * CHANGE_COST + readings.len()) / CHECKPOINT_COST + 1;
+        assert!(
+            timeline.checkpoints.len() <= most && timeline.checkpoints.len() >= most / 2,
+            "{} checkpoints for {changes} changes in {} readings",
+            timeline.checkpoints.len(),
+            readings.len()
+        );
+        // A seek anywhere replays at most one checkpoint's worth, and shows what a fresh
+        // replay shows.
+        for target in [17_003, 4_321, 12_345] {
+            let before = timeline.fed;
+            timeline.seek(target);
+            assert!(
+                timeline.fed - before <= CHECKPOINT_COST,
+                "{}",
+                timeline.fed - before
+            );
+            let mut fresh = Timeline::new("t".into(), readings.clone(), Config::default());
+            fresh.seek(target);
+            assert_eq!(timeline.snapshot().sensed, fresh.snapshot().sensed);
+            assert_eq!(timeline.events(), fresh.events());
+        }
     }
 }

@@ -183,6 +183,33 @@ pub fn script_games(games: &[GameRecord], style: &HandStyle) -> Vec<(u64, Action
     script_session(games, style).script
 }
 
+/// Players who think about `think_ms` a move, game after game (the built-in samples), until
+/// `hours` have passed: the script of a long evening at the board.
+pub fn script_hours(hours: u64, think_ms: u64) -> Vec<(u64, Action)> {
+    let style = HandStyle {
+        think_ms,
+        ..HandStyle::default()
+    };
+    let games = super::sample::games();
+    let mut script = Vec::new();
+    let mut offset = 0;
+    let mut round = 0;
+    while offset < hours * 3_600_000 {
+        let played = script_games(
+            &games,
+            &HandStyle {
+                seed: round,
+                ..style.clone()
+            },
+        );
+        let end = played.last().map_or(0, |(t, _)| *t);
+        script.extend(played.into_iter().map(|(t, a)| (offset + t, a)));
+        offset += end + 30_000;
+        round += 1;
+    }
+    script
+}
+
 /// The lively behaviours' own generator, so the plain hands draw what they always drew.
 const LIVELY_SEED: u64 = 0x6c69_7665_6c79_2121;
 /// Chance that an off-centre piece is never straightened.

@@ -13,6 +13,7 @@ pub mod sample;
 pub use board::PhysicalBoard;
 pub use device::{Device, Script};
 pub use hands::{
-    Action, HandCounts, HandStyle, Scripted, move_actions, script_games, script_session,
+    Action, HandCounts, HandStyle, Scripted, move_actions, script_games, script_hours,
+    script_session,
 };
 pub use recording::{Mode, Recording, record, record_games};

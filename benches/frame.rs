@@ -20,6 +20,7 @@ fn harness_of_size(size: egui::Vec2) -> Harness<'static, BoardsightApp> {
     let options = StartOptions {
         open_log: Some(log),
         autosave: None,
+        file_dialogs: false,
     };
     let mut harness = Harness::builder()
         .with_size(size)

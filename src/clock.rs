@@ -59,6 +59,15 @@ impl FromStr for TimeControl {
     }
 }
 
+/// As it is typed: minutes + seconds per move, `5+3` or `5+3d`.
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let minutes = self.base_ms as f64 / 60_000.0;
+        let delay = if self.bonus == Bonus::Delay { "d" } else { "" };
+        write!(f, "{minutes}+{}{delay}", self.bonus_ms / 1000)
+    }
+}
+
 impl TimeControl {
     /// The PGN `TimeControl` tag's value: seconds, `+` the increment (`300+3`).
     pub fn pgn_tag(&self) -> String {
@@ -247,6 +256,11 @@ mod tests {
         assert_eq!(blitz().pgn_tag(), "180+2");
         assert!("fast".parse::<TimeControl>().is_err());
         assert!("-3+2".parse::<TimeControl>().is_err());
+        // Said as typed.
+        for typed in ["5+3", "0.5+5d", "15+10", "90+0"] {
+            let control: TimeControl = typed.parse().expect("a time control");
+            assert_eq!(control.to_string(), typed);
+        }
     }
 
     #[test]

@@ -252,6 +252,7 @@ fn open_app(open_log: Option<PathBuf>) -> ExitCode {
     let options = boardsight::app::StartOptions {
         open_log,
         autosave: boardsight::pgn::autosave::Autosave::in_data_dir(),
+        file_dialogs: true,
     };
     match boardsight::app::run(options) {
         Ok(()) => ExitCode::SUCCESS,

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use boardsight::app::AppCommand;
 use boardsight::pgn::autosave::Autosave;
-use common::app::{click, click_at, drag, play_e4, set_up, wait_for};
+use common::app::{click, click_at, drag, menu, open_menu, play_e4, set_up, wait_for};
 use eframe::egui;
 use egui_kittest::kittest::{NodeT, Queryable};
 
@@ -91,6 +91,8 @@ fn the_promotion_keys_choose_the_next_promotion_before_the_move() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = app(None, dir.path());
     wait_for(&mut harness, "new game");
+    // The choice is offered while a pawn is about to promote.
+    set_up(&mut harness, "8/P6k/8/8/8/8/6Kp/8 w - - 0 1");
     harness.key_press(egui::Key::R);
     harness.step();
     // The choice goes to the recognizer, which reports it back as the pending piece.
@@ -148,12 +150,13 @@ fn the_demo_game_plays_itself_on_the_simulated_board() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = app(None, dir.path());
     wait_for(&mut harness, "new game");
-    click(&mut harness, "Demo game");
+    menu(&mut harness, "Game", "Demo game");
     // The sample opens 1. e4 d5 2. e5 f5 3. exf6: en passant, seen through the sensors.
     wait_for(&mut harness, "exf6");
     harness.get_by_label("f6: white pawn");
     harness.get_by_label("f5: empty");
-    click(&mut harness, "Stop demo");
+    menu(&mut harness, "Game", "Stop demo");
+    open_menu(&mut harness, "Game");
     harness.get_by_label("Demo game");
 }
 
@@ -293,7 +296,7 @@ fn the_table_view_comes_with_f11_and_goes_with_escape() {
     harness.get_by_label("Moves");
     assert!(harness.query_by_label("Leave table view (Esc)").is_none());
     // And by its button.
-    click(&mut harness, "Table view");
+    click(&mut harness, "Table view (toolbar)");
     click(&mut harness, "Leave table view (Esc)");
     harness.get_by_label("Moves");
 }
@@ -352,6 +355,7 @@ fn a_position_code_sets_the_board_up_and_the_shown_position_copies_as_one() {
     click(&mut harness, "Copy code");
     harness.get_by_label(&format!("copied the position code: {code}"));
     // A typo is said, not set up.
+    menu(&mut harness, "Game", "Set up a position…");
     harness.get_by_label("FEN or code").click();
     harness.step();
     harness.get_by_label("FEN or code").type_text("!");
@@ -367,7 +371,7 @@ fn a_misread_move_is_corrected_by_dragging_the_right_one_in_the_table_view() {
     let mut harness = app(None, dir.path());
     play_e4(&mut harness);
     // Say the player had played d4: from the table view, without a keyboard.
-    click(&mut harness, "Table view");
+    click(&mut harness, "Table view (toolbar)");
     click(&mut harness, "Correct the last move");
     harness.get_by_label("Drag the move 1 really was");
     harness.get_by_label("e2: white pawn");
@@ -407,16 +411,25 @@ fn redo_is_offered_after_undo_and_brings_the_move_back() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = app(None, dir.path());
     play_e4(&mut harness);
-    assert!(harness.get_by_label("Redo").accesskit_node().is_disabled());
-    click(&mut harness, "Undo");
+    assert!(
+        harness
+            .get_by_label("Redo (toolbar)")
+            .accesskit_node()
+            .is_disabled()
+    );
+    click(&mut harness, "Undo (toolbar)");
     wait_for(&mut harness, "e2: white pawn");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while harness.get_by_label("Redo").accesskit_node().is_disabled() {
+    while harness
+        .get_by_label("Redo (toolbar)")
+        .accesskit_node()
+        .is_disabled()
+    {
         assert!(std::time::Instant::now() < deadline, "Redo never came on");
         std::thread::sleep(std::time::Duration::from_millis(20));
         harness.step();
     }
-    click(&mut harness, "Redo");
+    click(&mut harness, "Redo (toolbar)");
     wait_for(&mut harness, "e4: white pawn");
     harness.get_by_label("e4");
 }
@@ -472,7 +485,7 @@ fn the_engine_plays_black_on_the_simulated_board_by_clicks() {
     }
     assert_eq!(harness.state().session().snapshot().game.moves[1], reply);
     // Undo goes back to the player's move: the engine's reply and 1. e4 both.
-    click(&mut harness, "Undo");
+    click(&mut harness, "Undo (toolbar)");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while !harness.state().session().snapshot().game.moves.is_empty() {
         assert!(
@@ -515,7 +528,7 @@ fn a_game_on_the_clock_runs_each_sides_time_and_saves_it_in_the_pgn() {
     assert!(pgn.contains("[TimeControl \"300+3\"]"), "{pgn}");
     assert!(pgn.contains("e4 { [%clk 0:0"), "{pgn}");
     // A takeback gives White back the time of the start, on the move again.
-    click(&mut harness, "Undo");
+    click(&mut harness, "Undo (toolbar)");
     wait_for(&mut harness, "e2: white pawn");
     let undone = face(&harness);
     assert_eq!(undone.running, Some(shakmaty::Color::White));

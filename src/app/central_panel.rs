@@ -5,9 +5,9 @@ use eframe::egui;
 use egui::{Color32, RichText};
 
 use super::command::AppCommand;
+use super::layout::{GAP, board_layout};
 use super::pieces::PieceTextures;
-use super::time_strip::{StripState, TimeRange};
-use super::{analysis_view, board_view, clock_view, sensor_view, timeline_panel};
+use super::{analysis_view, board_view, clock_view, sensor_view};
 use crate::clock::flag_words;
 use crate::recognizer::event::{dead_sensor_words, unseen_words};
 use crate::recognizer::{BoardStatus, EventKind};
@@ -22,12 +22,14 @@ pub struct BoardState<'a> {
     pub textures: Option<&'a PieceTextures>,
     pub highlight: Option<Square>,
     pub show_health: bool,
-    pub time_range: &'a mut Option<TimeRange>,
+    pub classic_colours: bool,
+    pub large_grid: bool,
+    /// Set to whether the sensor grid stood beside the board (else the moves' panel shows
+    /// it, from the next frame).
+    pub grid_beside: &'a mut bool,
 }
 
 pub const WARNING: Color32 = Color32::from_rgb(230, 160, 40);
-/// The sensor grid's size beside the board's.
-const SENSOR_SCALE: f32 = 0.5;
 
 pub fn show(
     ui: &mut egui::Ui,
@@ -53,10 +55,15 @@ pub fn show(
         }
     }
     let (position, last_move) = session.view().at(state.viewed_ply);
-    let recording = session.source().timeline();
-    let available = ui.available_size();
-    let timeline_room = if recording.is_some() { 270.0 } else { 10.0 };
-    // The board, as large as the room allows, and the sensor grid half its size beside it.
+    if state.viewed_ply.is_some() {
+        ui.label(match state.viewed_ply {
+            Some(ply) if session.is_live() => format!(
+                "Position after {ply} moves: drag the move {} really was",
+                ply + 1
+            ),
+            _ => "Position (earlier move)".to_owned(),
+        });
+    }
     // The evaluation of the position shown live, while the analysis runs.
     let evaluation = session
         .analysis()
@@ -68,10 +75,19 @@ pub fn show(
     } else {
         0.0
     };
-    let side = ((available.x - 24.0 - bar_room) / (1.0 + SENSOR_SCALE))
-        .min(available.y - timeline_room - 40.0)
-        .max(160.0);
-    ui.horizontal(|ui| {
+    let available = ui.available_size();
+    let layout = board_layout(
+        available.x - 8.0,
+        available.y - 8.0,
+        bar_room,
+        state.large_grid,
+    );
+    if *state.grid_beside != layout.grid_beside.is_some() {
+        *state.grid_beside = layout.grid_beside.is_some();
+        ui.ctx().request_repaint();
+    }
+    let side = layout.board;
+    ui.horizontal_top(|ui| {
         if let Some(score) = evaluation {
             ui.vertical(|ui| {
                 ui.set_width(analysis_view::COLUMN_WIDTH);
@@ -80,77 +96,92 @@ pub fn show(
             });
         }
         if let (Some(textures), Some(position)) = (state.textures, position) {
-            ui.vertical(|ui| {
-                ui.label(match state.viewed_ply {
-                    Some(ply) if session.is_live() => format!(
-                        "Position after {ply} moves: drag the move {} really was",
-                        ply + 1
-                    ),
-                    Some(_) => "Position (earlier move)".to_owned(),
-                    None => "Recognised position".to_owned(),
+            let look = board_view::Look {
+                flipped: state.flipped,
+                arrow: false,
+                side,
+                draggable: session.is_live(),
+                promotion: snapshot.pending_promotion,
+                // The engine's move, on the live position only.
+                engine_move: snapshot
+                    .expected_move
+                    .filter(|_| state.viewed_ply.is_none()),
+                advice: session.advice().filter(|_| state.viewed_ply.is_none()),
+            };
+            if let Some(mv) = board_view::show(ui, position, last_move, textures, look) {
+                out.push(AppCommand::Correct {
+                    ply: shown_ply(session, state.viewed_ply) + 1,
+                    mv,
                 });
-                let look = board_view::Look {
+            }
+        }
+        if let Some(grid_side) = layout.grid_beside {
+            ui.add_space(GAP);
+            ui.vertical(|ui| {
+                ui.set_width(grid_side);
+                let grid = SensorColumn {
                     flipped: state.flipped,
-                    arrow: false,
-                    side,
-                    draggable: session.is_live(),
-                    promotion: snapshot.pending_promotion,
-                    // The engine's move, on the live position only.
-                    engine_move: snapshot
-                        .expected_move
-                        .filter(|_| state.viewed_ply.is_none()),
-                    advice: session.advice().filter(|_| state.viewed_ply.is_none()),
+                    side: grid_side,
+                    highlight: state.highlight,
+                    show_health: state.show_health,
+                    classic_colours: state.classic_colours,
                 };
-                if let Some(mv) = board_view::show(ui, position, last_move, textures, look) {
-                    out.push(AppCommand::Correct {
-                        ply: shown_ply(session, state.viewed_ply) + 1,
-                        mv,
-                    });
-                }
+                sensor_column(ui, session, &grid, out);
             });
         }
-        ui.add_space(16.0);
-        ui.vertical(|ui| {
-            ui.label("Sensors");
-            let mut grid = sensor_view::Grid::of(
-                snapshot,
-                session.activity().flashes(),
-                state.flipped,
-                side * SENSOR_SCALE,
-            );
-            grid.clickable = matches!(session.source(), crate::session::Source::Simulated { .. });
-            grid.highlight = state.highlight;
-            grid.health = state.show_health.then(|| session.health());
-            if let Some(square) = sensor_view::show(ui, &grid) {
-                out.push(AppCommand::SensorClick(square));
-            }
-            let mut show_health = state.show_health;
-            if ui
-                .checkbox(&mut show_health, "Sensor health")
-                .on_hover_text(
-                    "Per square: changes, and flickers (a change undone within 50 ms), red \
-                     where a sensor flickers",
-                )
-                .changed()
-            {
-                out.push(AppCommand::ShowHealth(show_health));
-            }
-            if state.show_health {
-                sensor_view::health_summary(ui, session.health(), &snapshot.dead_sensors);
-            } else {
-                ui.add_space(4.0);
-                sensor_view::legend(ui);
-            }
-            findings(ui, snapshot);
-        });
     });
-    if let Some(timeline) = recording {
-        let strip = StripState {
-            range: state.time_range,
-            highlight: state.highlight,
-        };
-        timeline_panel::show(ui, timeline, strip, out);
+}
+
+/// What the sensor grid's column needs of the app.
+pub struct SensorColumn {
+    pub flipped: bool,
+    pub side: f32,
+    pub highlight: Option<Square>,
+    pub show_health: bool,
+    pub classic_colours: bool,
+}
+
+/// The sensor grid with its health switch, legend and findings: beside the board, or in
+/// the moves' panel when the window is narrow.
+pub fn sensor_column(
+    ui: &mut egui::Ui,
+    session: &Session,
+    column: &SensorColumn,
+    out: &mut Vec<AppCommand>,
+) {
+    let snapshot = session.snapshot();
+    ui.label("Sensors");
+    let mut grid = sensor_view::Grid::of(
+        snapshot,
+        session.activity().flashes(),
+        column.flipped,
+        column.side,
+    );
+    grid.clickable = matches!(session.source(), crate::session::Source::Simulated { .. });
+    grid.highlight = column.highlight;
+    grid.health = column.show_health.then(|| session.health());
+    grid.classic_colours = column.classic_colours;
+    if let Some(square) = sensor_view::show(ui, &grid) {
+        out.push(AppCommand::SensorClick(square));
     }
+    let mut show_health = column.show_health;
+    if ui
+        .checkbox(&mut show_health, "Sensor health")
+        .on_hover_text(
+            "Per square: changes, and flickers (a change undone within 50 ms), red \
+             where a sensor flickers",
+        )
+        .changed()
+    {
+        out.push(AppCommand::ShowHealth(show_health));
+    }
+    if column.show_health {
+        sensor_view::health_summary(ui, session.health(), &snapshot.dead_sensors);
+    } else {
+        ui.add_space(4.0);
+        sensor_view::legend(ui, column.classic_colours);
+    }
+    findings(ui, snapshot);
 }
 
 /// How many moves the shown position is after: an earlier one looked at, or the live one.

@@ -16,6 +16,19 @@ pub enum FilePick {
     LoadPgn,
     SavePgn,
     DemoPgn,
+    /// The file the live PGN keeps.
+    LivePgn,
+}
+
+/// A window over the main one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Window {
+    /// A FEN, a position code or a Chess960 number to set the board up from.
+    SetUp,
+    Shortcuts,
+    About,
+    /// A section of the guide (the README's), by its index.
+    Guide(usize),
 }
 
 #[derive(Clone, Debug)]
@@ -40,6 +53,10 @@ pub enum AppCommand {
     Copy {
         text: String,
         what: &'static str,
+    },
+    /// Copy the shown position as FEN, or as a position code.
+    CopyShown {
+        code: bool,
     },
     /// A click on the simulated board's sensor grid.
     SensorClick(Square),
@@ -80,6 +97,12 @@ pub enum AppCommand {
     SetClock(Option<crate::clock::TimeControl>),
     FlipBoard,
     ToggleTheme,
+    /// Open a window over the main one, or close the one open.
+    OpenWindow(Option<Window>),
+    /// Show the first-run welcome (Help), or dismiss it for good.
+    ShowWelcome(bool),
+    ToggleSidePanel,
+    Quit,
     DismissNotice,
     Restore,
     OpenRestoredLog,

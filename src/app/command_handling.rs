@@ -6,7 +6,7 @@ use std::time::Instant;
 use eframe::egui;
 use shakmaty::Chess;
 
-use super::command::{AppCommand, FilePick};
+use super::command::{AppCommand, FilePick, Window};
 use super::jobs::{Done, Job, file_name};
 use super::{BoardsightApp, theme};
 use crate::connection::{Command, list_ports};
@@ -67,10 +67,27 @@ impl BoardsightApp {
                 ctx.copy_text(text.clone());
                 session.say(format!("copied the {what}: {text}"));
             }
+            AppCommand::CopyShown { code } => {
+                let (fen, position_code) =
+                    super::move_list::shown_codes(self.session.view(), self.screen.viewed_ply);
+                let command = if code {
+                    AppCommand::Copy {
+                        text: position_code,
+                        what: "position code",
+                    }
+                } else {
+                    AppCommand::Copy {
+                        text: fen,
+                        what: "FEN",
+                    }
+                };
+                self.run_command(ctx, command);
+            }
             AppCommand::SetUp(text) => match position_code::parse_position(&text) {
                 Ok(position) => {
                     self.set_up(position);
                     self.session.dismiss_notice();
+                    self.screen.window = None;
                 }
                 Err(e) => session.set_notice(e.to_string()),
             },
@@ -90,16 +107,21 @@ impl BoardsightApp {
                     board.stop_demo();
                 }
             }
+            AppCommand::Pick(pick) if !self.file_dialogs => {
+                session.say(format!("no file dialog here: {}", pick_words(pick)));
+            }
             AppCommand::Pick(pick) => {
                 if let Some(command) = pick_file(pick) {
                     self.run_command(ctx, command);
                 }
             }
             AppCommand::OpenLog(path) => {
+                self.settings.remember_file(&path);
                 let config = self.recognizer_config();
                 self.jobs.run(Job::OpenRecording { path, config });
             }
             AppCommand::SaveLog(path) => {
+                self.settings.remember_file(&path);
                 if session.source().timeline().is_some() {
                     session.set_notice("This session is a recording already.".into());
                 } else {
@@ -107,8 +129,12 @@ impl BoardsightApp {
                     self.jobs.run(Job::SaveLog { path, readings });
                 }
             }
-            AppCommand::LoadPgn(path) => self.jobs.run(Job::ListPgn(path)),
+            AppCommand::LoadPgn(path) => {
+                self.settings.remember_file(&path);
+                self.jobs.run(Job::ListPgn(path));
+            }
             AppCommand::SavePgn(path) => {
+                self.settings.remember_file(&path);
                 let (text, plies) = session.pgn();
                 self.jobs.run(Job::SavePgn { path, text, plies });
             }
@@ -153,6 +179,9 @@ impl BoardsightApp {
             }
             AppCommand::LivePgn(path) => {
                 self.settings.live_pgn_on = path.is_some();
+                if let Some(path) = &path {
+                    self.settings.live_pgn = path.display().to_string();
+                }
                 session.set_live_pgn(path);
             }
             AppCommand::Hint => session.ask_hint(&self.settings.engine_path),
@@ -163,6 +192,20 @@ impl BoardsightApp {
                 self.settings.dark_theme = !self.settings.dark_theme;
                 ctx.set_theme(theme(self.settings.dark_theme));
             }
+            AppCommand::OpenWindow(window) => {
+                if window == Some(Window::SetUp) {
+                    self.screen.fen_input.clear();
+                }
+                self.screen.window = window;
+            }
+            AppCommand::ShowWelcome(on) => {
+                self.screen.welcome = on;
+                if !on {
+                    self.settings.welcome_seen = true;
+                }
+            }
+            AppCommand::ToggleSidePanel => self.settings.side_panel = !self.settings.side_panel,
+            AppCommand::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
             AppCommand::DismissNotice => session.dismiss_notice(),
             AppCommand::Restore => {
                 self.screen.viewed_ply = None;
@@ -258,5 +301,23 @@ fn pick_file(pick: FilePick) -> Option<AppCommand> {
         FilePick::DemoPgn => {
             AppCommand::DemoFromPgn(dialog.add_filter("PGN", &["pgn"]).pick_file()?)
         }
+        FilePick::LivePgn => AppCommand::LivePgn(Some(
+            dialog
+                .add_filter("PGN", &["pgn"])
+                .set_file_name("live.pgn")
+                .save_file()?,
+        )),
     })
+}
+
+/// What the file dialog of `pick` asks for, in words.
+pub fn pick_words(pick: FilePick) -> &'static str {
+    match pick {
+        FilePick::OpenLog => "a sensor log to open",
+        FilePick::SaveLog => "where to save the sensor log",
+        FilePick::LoadPgn => "a PGN file to open",
+        FilePick::SavePgn => "where to save the games",
+        FilePick::DemoPgn => "a PGN file for the demo",
+        FilePick::LivePgn => "the file the live PGN keeps",
+    }
 }

@@ -34,7 +34,6 @@ pub fn show(
     settings: &mut Settings,
     out: &mut Vec<AppCommand>,
 ) {
-    ui.heading("Board");
     if ui.radio(source.simulated, "Simulated board").clicked() && !source.simulated {
         out.push(AppCommand::UseSimulator);
     }
@@ -46,7 +45,7 @@ pub fn show(
         } else {
             &settings.port
         })
-        .width(180.0)
+        .width(150.0)
         .show_ui(ui, |ui| {
             for port in ports {
                 ui.selectable_value(
@@ -135,7 +134,7 @@ fn sensor_orientation(ui: &mut egui::Ui, current: Orientation, out: &mut Vec<App
     }
 }
 
-fn orientation_text(orientation: BoardOrientation) -> &'static str {
+pub fn orientation_text(orientation: BoardOrientation) -> &'static str {
     match orientation {
         BoardOrientation::Auto => "auto",
         BoardOrientation::Normal => "as wired",

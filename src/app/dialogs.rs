@@ -73,3 +73,38 @@ pub fn choose_game(ctx: &egui::Context, name: &str, file: &PgnFile, out: &mut Ve
         out.push(AppCommand::CloseChooser);
     }
 }
+
+/// Setting the board up from a FEN, a position code or a Chess960 number.
+pub fn set_up(ctx: &egui::Context, text: &mut String, out: &mut Vec<AppCommand>) {
+    let mut open = true;
+    egui::Window::new("Set up a position")
+        .open(&mut open)
+        .collapsible(false)
+        .resizable(false)
+        .show(ctx, |ui| {
+            let label = ui.label("FEN or code");
+            let field = ui
+                .add(
+                    egui::TextEdit::singleline(text)
+                        .desired_width(380.0)
+                        .hint_text("a FEN, a position code or 960 N"),
+                )
+                .labelled_by(label.id)
+                .on_hover_text(
+                    "A FEN (X-FEN and Shredder-FEN too), a position code, or a Chess960 \
+                     start by its number: 960 N, N from 0 to 959",
+                );
+            let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            ui.horizontal(|ui| {
+                if ui.button("Set up").clicked() || entered {
+                    out.push(AppCommand::SetUp(text.clone()));
+                }
+                if ui.button("Cancel").clicked() {
+                    out.push(AppCommand::OpenWindow(None));
+                }
+            });
+        });
+    if !open {
+        out.push(AppCommand::OpenWindow(None));
+    }
+}

@@ -15,7 +15,6 @@ pub fn show(
     settings: &mut Settings,
     out: &mut Vec<AppCommand>,
 ) {
-    ui.heading("Computer");
     let playing = session.engine().is_some();
     ui.add_enabled_ui(!playing, |ui| {
         ui.horizontal(|ui| {

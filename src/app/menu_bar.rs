@@ -1,96 +1,480 @@
-//! The top bar: files, game controls, the FEN set-up, the demo and the view.
+//! The menu bar (File, Game, Board, Engine, View, Help, each item with its shortcut) and,
+//! after it on the same row, a small toolbar of icons for what every game uses.
+
+use std::path::PathBuf;
 
 use eframe::egui;
+use egui::{Button, RichText, Ui};
+use egui_material_icons::icons;
 
-use super::command::{AppCommand, FilePick};
-use crate::connection::Command;
+use super::command::{AppCommand, FilePick, Window};
+use super::settings::Settings;
+use super::shortcuts::{self, Action, KeyState};
+use crate::connection::PortChoice;
+use crate::protocol::Protocol;
+use crate::recognizer::BoardOrientation;
 
-/// What the menu bar needs to know.
-pub struct MenuState {
+/// What the menus need to know of the app.
+pub struct MenuState<'a> {
     pub live: bool,
     pub can_redo: bool,
     /// `Some(demo running)` on the simulated board.
     pub simulated_demo: Option<bool>,
-    pub dark_theme: bool,
+    pub serial: bool,
+    pub playing_engine: bool,
+    pub analysing: bool,
+    pub clock_running: bool,
+    pub dgt_shared: bool,
+    pub live_pgn: bool,
+    pub show_health: bool,
+    pub table_view: bool,
+    pub ports: &'a [PortChoice],
+    /// The README's sections, for the Help menu.
+    pub guide: &'a [(String, String)],
 }
 
-pub fn show(ui: &mut egui::Ui, state: &MenuState, fen: &mut String, out: &mut Vec<AppCommand>) {
-    ui.horizontal_wrapped(|ui| {
-        for (label, pick) in [
-            ("Open log…", FilePick::OpenLog),
-            ("Save log…", FilePick::SaveLog),
-            ("Load PGN…", FilePick::LoadPgn),
-            ("Save PGN…", FilePick::SavePgn),
-        ] {
-            if ui.button(label).clicked() {
-                out.push(AppCommand::Pick(pick));
-            }
-        }
+pub fn show(
+    ui: &mut Ui,
+    state: &MenuState<'_>,
+    settings: &mut Settings,
+    out: &mut Vec<AppCommand>,
+) {
+    egui::MenuBar::new().ui(ui, |ui| {
+        ui.menu_button("File", |ui| file_menu(ui, state, settings, out));
+        ui.menu_button("Game", |ui| game_menu(ui, state, out));
+        ui.menu_button("Board", |ui| board_menu(ui, state, settings, out));
+        ui.menu_button("Engine", |ui| engine_menu(ui, state, settings, out));
+        ui.menu_button("View", |ui| view_menu(ui, state, settings, out));
+        ui.menu_button("Help", |ui| help_menu(ui, state, out));
         ui.separator();
-        if ui
-            .add_enabled(state.live, egui::Button::new("New game"))
-            .clicked()
-        {
-            out.push(AppCommand::NewGame);
+        toolbar(ui, state, settings, out);
+    });
+}
+
+/// A menu item with its shortcut shown; pushes the shortcut's command when clicked.
+fn item(ui: &mut Ui, label: &str, action: Action, enabled: bool, state: &MenuState<'_>) -> bool {
+    let shortcut = shortcuts::text(ui.ctx(), action);
+    let clicked = ui
+        .add_enabled(enabled, Button::new(label).shortcut_text(shortcut))
+        .clicked();
+    clicked && shortcuts::command(action, &key_state(state)).is_some()
+}
+
+fn key_state(state: &MenuState<'_>) -> KeyState {
+    KeyState {
+        live: state.live,
+        table_view: state.table_view,
+    }
+}
+
+fn push_action(action: Action, state: &MenuState<'_>, out: &mut Vec<AppCommand>) {
+    out.extend(shortcuts::command(action, &key_state(state)));
+}
+
+fn file_menu(ui: &mut Ui, state: &MenuState<'_>, settings: &Settings, out: &mut Vec<AppCommand>) {
+    for (label, action) in [
+        ("Open PGN…", Action::OpenPgn),
+        ("Save PGN…", Action::SavePgn),
+        ("Open sensor log…", Action::OpenLog),
+        ("Save sensor log…", Action::SaveLog),
+    ] {
+        if item(ui, label, action, true, state) {
+            push_action(action, state, out);
         }
-        if ui
-            .add_enabled(state.live, egui::Button::new("Undo"))
-            .clicked()
-        {
-            out.push(AppCommand::Board(Command::Undo));
+    }
+    ui.menu_button("Recent files", |ui| {
+        if settings.recent_files.is_empty() {
+            ui.label(RichText::new("none yet").weak());
         }
-        if ui
-            .add_enabled(state.live && state.can_redo, egui::Button::new("Redo"))
-            .on_hover_text("Plays the move taken back again, while the board still shows it")
-            .clicked()
-        {
-            out.push(AppCommand::Board(Command::Redo));
-        }
-        let fen_label = ui.label("FEN or code");
-        ui.add(
-            egui::TextEdit::singleline(fen)
-                .desired_width(200.0)
-                .hint_text("a FEN, a position code or 960 N"),
-        )
-        .labelled_by(fen_label.id)
-        .on_hover_text("A FEN (X-FEN and Shredder-FEN too), a position code, or a Chess960 start by its number: 960 N, N from 0 to 959");
-        if ui
-            .add_enabled(state.live, egui::Button::new("Set up"))
-            .clicked()
-        {
-            out.push(AppCommand::SetUp(fen.clone()));
-        }
-        ui.separator();
-        match state.simulated_demo {
-            Some(true) if ui.button("Stop demo").clicked() => out.push(AppCommand::StopDemo),
-            Some(true) => {}
-            Some(false) => {
-                if ui.button("Demo game").clicked() {
-                    out.push(AppCommand::StartDemo);
-                }
-                if ui.button("Demo from PGN…").clicked() {
-                    out.push(AppCommand::Pick(FilePick::DemoPgn));
-                }
+        for path in &settings.recent_files {
+            let name = path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into(),
+            );
+            if ui
+                .button(name)
+                .on_hover_text(path.display().to_string())
+                .clicked()
+            {
+                out.push(open_recent(path.clone()));
             }
-            None => {}
-        }
-        if ui
-            .button("Table view")
-            .on_hover_text("The board full screen, to read from across the table (F11; Esc leaves)")
-            .clicked()
-        {
-            out.push(AppCommand::TableView(true));
-        }
-        if ui.button("Flip board").clicked() {
-            out.push(AppCommand::FlipBoard);
-        }
-        let theme = if state.dark_theme {
-            "Light theme"
-        } else {
-            "Dark theme"
-        };
-        if ui.button(theme).clicked() {
-            out.push(AppCommand::ToggleTheme);
         }
     });
+    ui.separator();
+    if item(ui, "Quit", Action::Quit, true, state) {
+        push_action(Action::Quit, state, out);
+    }
+}
+
+/// A sensor log opens in the timeline, anything else as PGN.
+fn open_recent(path: PathBuf) -> AppCommand {
+    if path.extension().is_some_and(|e| e == "log") {
+        AppCommand::OpenLog(path)
+    } else {
+        AppCommand::LoadPgn(path)
+    }
+}
+
+fn game_menu(ui: &mut Ui, state: &MenuState<'_>, out: &mut Vec<AppCommand>) {
+    for (label, action, enabled) in [
+        ("New game", Action::NewGame, state.live),
+        ("Undo", Action::Undo, state.live),
+        ("Redo", Action::Redo, state.live && state.can_redo),
+    ] {
+        if item(ui, label, action, enabled, state) {
+            push_action(action, state, out);
+        }
+    }
+    if ui
+        .add_enabled(state.live, Button::new("Set up a position…"))
+        .on_hover_text("From a FEN, a position code or a Chess960 number")
+        .clicked()
+    {
+        out.push(AppCommand::OpenWindow(Some(Window::SetUp)));
+    }
+    ui.separator();
+    if ui.button("Copy FEN").clicked() {
+        out.push(AppCommand::CopyShown { code: false });
+    }
+    if ui.button("Copy position code").clicked() {
+        out.push(AppCommand::CopyShown { code: true });
+    }
+    if item(ui, "Flip board", Action::Flip, true, state) {
+        push_action(Action::Flip, state, out);
+    }
+    if let Some(demo) = state.simulated_demo {
+        ui.separator();
+        if demo {
+            if ui.button("Stop demo").clicked() {
+                out.push(AppCommand::StopDemo);
+            }
+        } else {
+            if ui.button("Demo game").clicked() {
+                out.push(AppCommand::StartDemo);
+            }
+            if ui.button("Demo from PGN…").clicked() {
+                out.push(AppCommand::Pick(FilePick::DemoPgn));
+            }
+        }
+    }
+}
+
+fn board_menu(
+    ui: &mut Ui,
+    state: &MenuState<'_>,
+    settings: &mut Settings,
+    out: &mut Vec<AppCommand>,
+) {
+    if ui
+        .add_enabled(
+            state.simulated_demo.is_none(),
+            Button::new("Use the simulated board"),
+        )
+        .clicked()
+    {
+        out.push(AppCommand::UseSimulator);
+    }
+    ui.menu_button("Serial port", |ui| {
+        if state.ports.is_empty() {
+            ui.label(RichText::new("no serial port found").weak());
+        }
+        for port in state.ports {
+            ui.selectable_value(
+                &mut settings.port,
+                port.path.clone(),
+                format!("{} — {}", port.path, port.description),
+            );
+        }
+        if ui.button("Refresh the list").clicked() {
+            out.push(AppCommand::RefreshPorts);
+        }
+    });
+    ui.menu_button("Board protocol", |ui| {
+        for protocol in Protocol::ALL {
+            ui.selectable_value(&mut settings.protocol, protocol, protocol.name());
+        }
+    });
+    let port = settings.port.trim();
+    if ui
+        .add_enabled(
+            !port.is_empty(),
+            Button::new(if port.is_empty() {
+                "Connect to the board".to_owned()
+            } else {
+                format!("Connect to {port}")
+            }),
+        )
+        .clicked()
+    {
+        out.push(AppCommand::Connect);
+    }
+    if ui
+        .add_enabled(state.serial, Button::new("Disconnect the board"))
+        .clicked()
+    {
+        out.push(AppCommand::Disconnect);
+    }
+    ui.separator();
+    ui.menu_button("Which way round", |ui| {
+        for choice in BoardOrientation::ALL {
+            ui.selectable_value(
+                &mut settings.board_orientation,
+                choice,
+                super::connection_panel::orientation_text(choice),
+            );
+        }
+    });
+    if ui.button("Rotate the sensors").clicked() {
+        let mut orientation = settings.sensor_orientation;
+        orientation.quarter_turns = (orientation.quarter_turns + 1) % 4;
+        out.push(AppCommand::SetSensorOrientation(orientation));
+    }
+    ui.separator();
+    let mut shared = state.dgt_shared;
+    if ui.checkbox(&mut shared, "Share as a DGT board").clicked() {
+        out.push(AppCommand::ShareAsDgt(shared));
+    }
+    let mut live = state.live_pgn;
+    if ui.checkbox(&mut live, "Live PGN…").clicked() {
+        out.push(if live {
+            AppCommand::Pick(FilePick::LivePgn)
+        } else {
+            AppCommand::LivePgn(None)
+        });
+    }
+}
+
+fn engine_menu(
+    ui: &mut Ui,
+    state: &MenuState<'_>,
+    settings: &mut Settings,
+    out: &mut Vec<AppCommand>,
+) {
+    if state.playing_engine {
+        if ui.button("Stop the engine's play").clicked() {
+            out.push(AppCommand::StopEngine);
+        }
+    } else if ui
+        .add_enabled(state.live, Button::new("Play against the engine"))
+        .clicked()
+    {
+        out.push(AppCommand::StartEngine);
+    }
+    ui.add_enabled_ui(!state.playing_engine, |ui| {
+        ui.menu_button("The engine plays", |ui| {
+            ui.radio_value(&mut settings.engine_plays_black, false, "White");
+            ui.radio_value(&mut settings.engine_plays_black, true, "Black");
+        });
+        ui.menu_button("Level", |ui| {
+            ui.add(egui::Slider::new(&mut settings.engine_level, 0..=20).text("level"));
+        });
+    });
+    ui.separator();
+    let mut clock = state.clock_running;
+    if ui
+        .checkbox(&mut clock, format!("Clock {}", settings.time_control))
+        .clicked()
+    {
+        settings.clock_on = clock;
+        out.push(AppCommand::SetClock(if clock {
+            settings.time_control.parse().ok()
+        } else {
+            None
+        }));
+    }
+    ui.add_enabled_ui(!state.clock_running, |ui| {
+        ui.menu_button("Time control", |ui| {
+            for control in ["1+0", "3+2", "5+3", "10+5", "15+10", "30+0"] {
+                ui.selectable_value(&mut settings.time_control, control.to_owned(), control);
+            }
+        });
+    });
+    ui.separator();
+    if item(ui, "Hint: the best move", Action::Hint, true, state) {
+        push_action(Action::Hint, state, out);
+    }
+    let mut analysing = state.analysing;
+    if ui
+        .add_enabled(
+            !state.playing_engine,
+            egui::Checkbox::new(&mut analysing, "Analyse the position"),
+        )
+        .clicked()
+    {
+        out.push(AppCommand::Analyse(
+            analysing.then_some(settings.analysis_lines),
+        ));
+    }
+}
+
+fn view_menu(
+    ui: &mut Ui,
+    state: &MenuState<'_>,
+    settings: &mut Settings,
+    out: &mut Vec<AppCommand>,
+) {
+    if item(ui, "Table view", Action::TableView, true, state) {
+        push_action(Action::TableView, state, out);
+    }
+    if item(ui, "Side panel", Action::SidePanel, true, state) {
+        push_action(Action::SidePanel, state, out);
+    }
+    let theme = if settings.dark_theme {
+        "Light theme"
+    } else {
+        "Dark theme"
+    };
+    if ui.button(theme).clicked() {
+        out.push(AppCommand::ToggleTheme);
+    }
+    ui.separator();
+    let mut health = state.show_health;
+    if ui.checkbox(&mut health, "Sensor health map").clicked() {
+        out.push(AppCommand::ShowHealth(health));
+    }
+    ui.checkbox(&mut settings.large_sensor_grid, "Large sensor grid");
+    ui.checkbox(&mut settings.classic_colours, "Classic sensor colours")
+        .on_hover_text(
+            "Red, yellow and purple as before; the default palette is one colour-blind \
+             players tell apart",
+        );
+    ui.separator();
+    egui::gui_zoom::zoom_menu_buttons(ui);
+}
+
+fn help_menu(ui: &mut Ui, state: &MenuState<'_>, out: &mut Vec<AppCommand>) {
+    if ui.button("Welcome").clicked() {
+        out.push(AppCommand::ShowWelcome(true));
+    }
+    if item(ui, "Keyboard shortcuts", Action::Shortcuts, true, state) {
+        push_action(Action::Shortcuts, state, out);
+    }
+    ui.menu_button("Guide", |ui| {
+        for (index, (title, _)) in state.guide.iter().enumerate() {
+            if ui.button(title).clicked() {
+                out.push(AppCommand::OpenWindow(Some(Window::Guide(index))));
+            }
+        }
+    });
+    if ui.button("About boardsight").clicked() {
+        out.push(AppCommand::OpenWindow(Some(Window::About)));
+    }
+}
+
+/// The icons after the menus: the actions of every game, each with its words on hover.
+fn toolbar(ui: &mut Ui, state: &MenuState<'_>, settings: &Settings, out: &mut Vec<AppCommand>) {
+    let tool = |ui: &mut Ui,
+                icon: egui_material_icons::MaterialIcon,
+                name: &str,
+                tip: String,
+                enabled: bool| {
+        let response = ui
+            .add_enabled(
+                enabled,
+                Button::new(icon.rich_text().size(18.0)).frame(false),
+            )
+            .on_hover_text(tip);
+        // Screen readers (and tests) know it by its name, not its glyph.
+        let label = format!("{name} (toolbar)");
+        response
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, label.clone()));
+        response.clicked()
+    };
+    let ctx = ui.ctx().clone();
+    let with_key =
+        |words: &str, action: Action| format!("{words} ({})", shortcuts::text(&ctx, action));
+    if tool(
+        ui,
+        icons::ICON_ADD_BOX,
+        "New game",
+        with_key("New game", Action::NewGame),
+        state.live,
+    ) {
+        push_action(Action::NewGame, state, out);
+    }
+    if tool(
+        ui,
+        icons::ICON_UNDO,
+        "Undo",
+        with_key("Take back the last move", Action::Undo),
+        state.live,
+    ) {
+        push_action(Action::Undo, state, out);
+    }
+    if tool(
+        ui,
+        icons::ICON_REDO,
+        "Redo",
+        with_key("Play the move taken back again", Action::Redo),
+        state.live && state.can_redo,
+    ) {
+        push_action(Action::Redo, state, out);
+    }
+    if tool(
+        ui,
+        icons::ICON_SWAP_VERT,
+        "Flip board",
+        with_key("Flip the board", Action::Flip),
+        true,
+    ) {
+        push_action(Action::Flip, state, out);
+    }
+    ui.separator();
+    if state.playing_engine {
+        if tool(
+            ui,
+            icons::ICON_STOP,
+            "Stop the engine",
+            "Stop the engine".into(),
+            true,
+        ) {
+            out.push(AppCommand::StopEngine);
+        }
+    } else if tool(
+        ui,
+        icons::ICON_SMART_TOY,
+        "Play the engine",
+        format!(
+            "Play the engine: it plays {} at level {}",
+            if settings.engine_plays_black {
+                "Black"
+            } else {
+                "White"
+            },
+            settings.engine_level
+        ),
+        state.live,
+    ) {
+        out.push(AppCommand::StartEngine);
+    }
+    if tool(
+        ui,
+        icons::ICON_LIGHTBULB,
+        "Hint",
+        with_key("A hint: the best move as an arrow", Action::Hint),
+        true,
+    ) {
+        push_action(Action::Hint, state, out);
+    }
+    ui.separator();
+    if tool(
+        ui,
+        icons::ICON_FULLSCREEN,
+        "Table view",
+        with_key(
+            "The board full screen, to read from across the table",
+            Action::TableView,
+        ),
+        true,
+    ) {
+        push_action(Action::TableView, state, out);
+    }
+    let (icon, words) = if settings.dark_theme {
+        (icons::ICON_LIGHT_MODE, "Light theme")
+    } else {
+        (icons::ICON_DARK_MODE, "Dark theme")
+    };
+    if tool(ui, icon, words, words.into(), true) {
+        out.push(AppCommand::ToggleTheme);
+    }
 }

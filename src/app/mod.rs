@@ -15,14 +15,19 @@ mod command_handling;
 mod connection_panel;
 mod dialogs;
 mod engine_panel;
+mod help;
 mod jobs;
+pub mod layout;
 mod menu_bar;
 mod move_list;
 mod pieces;
 pub mod sensor_view;
 pub mod settings;
+mod shortcuts;
+mod side_panel;
 mod status_bar;
 mod table_view;
+mod theme;
 mod time_strip;
 mod timeline_panel;
 
@@ -33,7 +38,7 @@ use std::time::{Duration, Instant};
 use eframe::egui;
 
 pub use crate::session::Timeline;
-pub use command::{AppCommand, FilePick};
+pub use command::{AppCommand, FilePick, Window};
 
 use crate::connection::PortChoice;
 use crate::pgn::PgnFile;
@@ -43,6 +48,11 @@ use jobs::Jobs;
 use pieces::PieceTextures;
 use settings::Settings;
 
+/// The side panel's width.
+const SIDE_PANEL_WIDTH: f32 = 220.0;
+/// The moves' panel's width.
+const MOVES_PANEL_WIDTH: f32 = 250.0;
+
 /// How the app starts.
 #[derive(Default)]
 pub struct StartOptions {
@@ -50,6 +60,8 @@ pub struct StartOptions {
     pub open_log: Option<PathBuf>,
     /// Where unfinished games are saved; `None` turns autosave off.
     pub autosave: Option<Autosave>,
+    /// The system's file dialogs open (off under test: a pick is only said).
+    pub file_dialogs: bool,
 }
 
 /// Runs the app in a window.
@@ -58,7 +70,7 @@ pub fn run(options: StartOptions) -> eframe::Result {
         viewport: egui::ViewportBuilder::default()
             .with_title("boardsight")
             .with_inner_size([1280.0, 800.0])
-            .with_min_inner_size([900.0, 600.0]),
+            .with_min_inner_size([1024.0, 640.0]),
         persist_window: true,
         ..Default::default()
     };
@@ -86,6 +98,15 @@ struct Screen {
     highlight: Option<shakmaty::Square>,
     /// The sensors' health as a heat map on the grid.
     show_health: bool,
+    /// Whether the sensor grid stood beside the board last frame (else the moves' panel
+    /// shows it).
+    grid_beside: bool,
+    /// The window open over the main one.
+    window: Option<Window>,
+    /// The first-run welcome is shown.
+    welcome: bool,
+    /// The README's sections, for Help.
+    guide: Vec<(String, String)>,
 }
 
 pub struct BoardsightApp {
@@ -96,13 +117,19 @@ pub struct BoardsightApp {
     screen: Screen,
     /// What the panels asked for this frame.
     commands: Vec<AppCommand>,
+    /// The system's file dialogs open (off under test).
+    file_dialogs: bool,
 }
 
 impl BoardsightApp {
     pub fn new(cc: &eframe::CreationContext<'_>, options: StartOptions) -> Self {
         let (settings, warning) = Settings::load(cc.storage);
         let ctx = cc.egui_ctx.clone();
-        ctx.set_theme(theme(settings.dark_theme));
+        theme::install(&ctx, settings.dark_theme);
+        egui_material_icons::initialize(&ctx);
+        if (0.5..=3.0).contains(&settings.zoom) {
+            ctx.set_zoom_factor(settings.zoom);
+        }
         let wake: crate::background::Wake = {
             let ctx = ctx.clone();
             Arc::new(move || ctx.request_repaint())
@@ -125,9 +152,15 @@ impl BoardsightApp {
                 time_range: None,
                 highlight: None,
                 show_health: false,
+                grid_beside: true,
+                window: None,
+                welcome: false,
+                guide: help::guide_sections(),
             },
             commands: Vec::new(),
+            file_dialogs: options.file_dialogs,
         };
+        app.screen.welcome = !app.settings.welcome_seen;
         let first = match options.open_log {
             Some(path) => AppCommand::OpenLog(path),
             None => AppCommand::UseSimulator,
@@ -158,6 +191,11 @@ impl BoardsightApp {
         self.jobs.busy().is_some()
     }
 
+    /// What is kept between runs, as it stands.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
     pub fn session(&self) -> &Session {
         &self.session
     }
@@ -179,6 +217,7 @@ fn theme(dark: bool) -> egui::Theme {
 
 impl eframe::App for BoardsightApp {
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        self.settings.zoom = ctx.zoom_factor();
         for done in self.jobs.finished() {
             self.finish_job(done);
         }
@@ -193,17 +232,12 @@ impl eframe::App for BoardsightApp {
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
-        let typing = ctx.text_edit_focused();
-        let (f11, escape) = ctx.input(|i| {
-            (
-                i.key_pressed(egui::Key::F11),
-                i.key_pressed(egui::Key::Escape),
-            )
-        });
-        if f11 && !typing {
-            self.commands
-                .push(AppCommand::TableView(!self.screen.table_view));
-        } else if escape && self.screen.table_view {
+        let keys = shortcuts::KeyState {
+            live: self.session.is_live(),
+            table_view: self.screen.table_view,
+        };
+        self.commands.extend(shortcuts::pressed(&ctx, &keys));
+        if self.screen.table_view && ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
             self.commands.push(AppCommand::TableView(false));
         }
         if self.screen.table_view {
@@ -228,39 +262,71 @@ impl eframe::App for BoardsightApp {
             Source::Simulated { board, .. } => (Some(board.demo_running()), Some(board.hand())),
             _ => (None, None),
         };
+        let recording = session.source().timeline();
         egui::Panel::top("menu").show(ui, |ui| {
             let state = menu_bar::MenuState {
                 live: session.is_live(),
                 can_redo: session.snapshot().can_redo,
                 simulated_demo,
-                dark_theme: self.settings.dark_theme,
+                serial: matches!(session.source(), Source::Serial { .. }),
+                playing_engine: session.engine().is_some(),
+                analysing: session.analysis_lines().is_some(),
+                clock_running: session.clocks().control().is_some(),
+                dgt_shared: session.dgt_share_path().is_some(),
+                live_pgn: session.live_pgn_path().is_some(),
+                show_health: screen.show_health,
+                table_view: screen.table_view,
+                ports: &screen.ports,
+                guide: &screen.guide,
             };
-            menu_bar::show(ui, &state, &mut screen.fen_input, out);
+            menu_bar::show(ui, &state, &mut self.settings, out);
         });
         egui::Panel::bottom("status").show(ui, |ui| {
             status_bar::show(ui, session, self.jobs.busy());
         });
-        egui::Panel::left("connection")
-            .resizable(false)
-            .default_size(230.0)
-            .show(ui, |ui| {
-                let state = connection_panel::SourceState {
-                    simulated: simulated_demo.is_some(),
-                    serial: matches!(session.source(), Source::Serial { .. }),
-                    hand,
-                    dgt_share: session.dgt_share_path(),
-                    live_pgn: session.live_pgn_path(),
-                };
-                connection_panel::show(ui, &state, &screen.ports, &mut self.settings, out);
-                ui.separator();
-                connection_panel::sharing(ui, &state, &mut self.settings, out);
-                ui.separator();
-                engine_panel::show(ui, session, &mut self.settings, out);
-            });
+        if let Some(timeline) = recording {
+            egui::Panel::bottom("timeline")
+                .resizable(true)
+                .default_size(250.0)
+                .show(ui, |ui| {
+                    let strip = time_strip::StripState {
+                        range: &mut screen.time_range,
+                        highlight: screen.highlight,
+                    };
+                    timeline_panel::show(ui, timeline, strip, out);
+                });
+        }
+        if self.settings.side_panel {
+            egui::Panel::left("side")
+                .resizable(false)
+                .exact_size(SIDE_PANEL_WIDTH)
+                .show(ui, |ui| {
+                    let state = connection_panel::SourceState {
+                        simulated: simulated_demo.is_some(),
+                        serial: matches!(session.source(), Source::Serial { .. }),
+                        hand,
+                        dgt_share: session.dgt_share_path(),
+                        live_pgn: session.live_pgn_path(),
+                    };
+                    side_panel::show(ui, session, &state, &screen.ports, &mut self.settings, out);
+                });
+        }
         egui::Panel::right("moves")
             .resizable(false)
-            .default_size(250.0)
+            .exact_size(MOVES_PANEL_WIDTH)
             .show(ui, |ui| {
+                if !screen.grid_beside {
+                    let column = central_panel::SensorColumn {
+                        flipped: self.settings.board_flipped,
+                        // Room for the coordinates drawn outside the grid.
+                        side: ui.available_width() - 4.0,
+                        highlight: screen.highlight,
+                        show_health: screen.show_health,
+                        classic_colours: self.settings.classic_colours,
+                    };
+                    central_panel::sensor_column(ui, session, &column, out);
+                    ui.separator();
+                }
                 let state = move_list::MoveListState {
                     view: session.view(),
                     snapshot: session.snapshot(),
@@ -277,10 +343,20 @@ impl eframe::App for BoardsightApp {
                 textures,
                 highlight: screen.highlight,
                 show_health: screen.show_health,
-                time_range: &mut screen.time_range,
+                classic_colours: self.settings.classic_colours,
+                large_grid: self.settings.large_sensor_grid,
+                grid_beside: &mut screen.grid_beside,
             };
             central_panel::show(ui, session, state, out);
         });
+        if screen.welcome {
+            help::welcome(&ctx, simulated_demo.is_some(), &screen.ports, out);
+        }
+        match screen.window {
+            Some(Window::SetUp) => dialogs::set_up(&ctx, &mut screen.fen_input, out),
+            Some(window) => help::window(&ctx, window, &screen.guide, out),
+            None => {}
+        }
         if let Some(offer) = session.restore_offer() {
             dialogs::restore(&ctx, offer, out);
         }

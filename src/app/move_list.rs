@@ -24,12 +24,24 @@ pub struct MoveListState<'a> {
 pub fn show(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppCommand>) {
     ui.heading("Moves");
     let view = state.view;
+    let promotion = promotion_matters(state);
+    // Room kept below the list for what follows it.
+    let below = 70.0
+        + if promotion { 70.0 } else { 0.0 }
+        + if view.ambiguity.is_some() { 90.0 } else { 0.0 }
+        + if state.viewed_ply.is_some() {
+            30.0
+        } else {
+            0.0
+        };
     egui::ScrollArea::vertical()
-        .max_height(ui.available_height() - 260.0)
+        .max_height((ui.available_height() - below).max(80.0))
+        .auto_shrink([false, true])
         .stick_to_bottom(true)
         .show(ui, |ui| {
             egui::Grid::new("moves")
                 .num_columns(3)
+                .min_col_width(28.0)
                 .striped(true)
                 .show(ui, |ui| moves_grid(ui, state, out));
             if let Some(result) = view.end {
@@ -39,39 +51,60 @@ pub fn show(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppComma
     if state.viewed_ply.is_some() && ui.button("Back to the live position").clicked() {
         out.push(AppCommand::ViewPly(None));
     }
-    ui.separator();
-    promotion_picker(ui, state, out);
+    if promotion {
+        ui.separator();
+        promotion_picker(ui, state, out);
+    }
     ambiguity_picker(ui, state, out);
     ui.separator();
     position_codes(ui, state, out);
 }
 
-/// The shown position as FEN and as a short code, each a click from the clipboard.
-fn position_codes(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppCommand>) {
-    let view = state.view;
-    let (fen, code) = match view.at(state.viewed_ply) {
-        (Some(position), _) if state.viewed_ply.is_some() => (
+/// The promotion choice matters right after a promotion (a click changes it) and while the
+/// side to move has a pawn one step from promoting.
+pub fn promotion_matters(state: &MoveListState<'_>) -> bool {
+    let promoted = matches!(
+        state.view.moves.last(),
+        Some(Move::Normal {
+            promotion: Some(_),
+            ..
+        })
+    );
+    let position = &state.snapshot.position;
+    let turn = position.turn();
+    let seventh = match turn {
+        shakmaty::Color::White => shakmaty::Rank::Seventh,
+        shakmaty::Color::Black => shakmaty::Rank::Second,
+    };
+    let about_to =
+        (position.board().by_piece(turn.pawn()) & shakmaty::Bitboard::from_rank(seventh)).any();
+    promoted || about_to
+}
+
+/// The shown position (an earlier one looked at, or the live one) as FEN and as a code.
+pub fn shown_codes(view: &GameView, viewed_ply: Option<usize>) -> (String, String) {
+    match view.at(viewed_ply) {
+        (Some(position), _) if viewed_ply.is_some() => (
             crate::game::fen_of(position),
             position_code::encode(position),
         ),
         _ => (view.fen.clone(), view.code.clone()),
-    };
+    }
+}
+
+/// The shown position's code, and buttons that copy it or its FEN.
+fn position_codes(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppCommand>) {
+    let (fen, code) = shown_codes(state.view, state.viewed_ply);
     ui.horizontal_wrapped(|ui| {
         ui.label("Position code");
         ui.label(egui::RichText::new(&code).monospace().strong());
     });
     ui.horizontal(|ui| {
         if ui.button("Copy position").on_hover_text(&fen).clicked() {
-            out.push(AppCommand::Copy {
-                text: fen,
-                what: "FEN",
-            });
+            out.push(AppCommand::CopyShown { code: false });
         }
         if ui.button("Copy code").clicked() {
-            out.push(AppCommand::Copy {
-                text: code,
-                what: "position code",
-            });
+            out.push(AppCommand::CopyShown { code: true });
         }
     });
 }
@@ -92,7 +125,9 @@ fn moves_grid(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppCom
             ui.label(format!("{}.", view.positions[i].fullmoves()));
         }
         let ply = i + 1;
-        let response = ui.selectable_label(state.viewed_ply == Some(ply), san);
+        // The move shown: the one looked at, or the last one.
+        let current = state.viewed_ply.unwrap_or(view.moves.len()) == ply;
+        let response = ui.selectable_label(current, san);
         if response.clicked() {
             let live = ply == view.moves.len();
             out.push(AppCommand::ViewPly((!live).then_some(ply)));
@@ -154,9 +189,9 @@ fn promotion_picker(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<
             (Role::Knight, "Knight", Key::N),
         ] {
             let piece = shakmaty::Piece { color, role };
-            let button = match state.textures.and_then(|t| t.get(piece, 30.0)) {
+            let button = match state.textures.and_then(|t| t.get(piece, 22.0)) {
                 Some(texture) => egui::Button::new((
-                    egui::Image::new(&texture).fit_to_exact_size(Vec2::splat(30.0)),
+                    egui::Image::new(&texture).fit_to_exact_size(Vec2::splat(22.0)),
                     label,
                 )),
                 None => egui::Button::new(label),

@@ -62,15 +62,82 @@ pub fn meaning(
     }
 }
 
-fn fill(meaning: SquareMeaning) -> Option<Color32> {
+/// The colour of a meaning: by default one colour-blind eyes tell apart (Okabe–Ito),
+/// `classic` the first colours.
+fn fill(meaning: SquareMeaning, classic: bool) -> Option<Color32> {
+    let rgb = |r, g, b| Some(Color32::from_rgb(r, g, b));
+    match (meaning, classic) {
+        (SquareMeaning::Agrees | SquareMeaning::Empty, _) => None,
+        (SquareMeaning::Dead, _) => Some(Color32::from_gray(110)),
+        (SquareMeaning::Lifted, false) => rgb(0xe6, 0x9f, 0x00),
+        (SquareMeaning::Unexpected, false) => rgb(0xcc, 0x79, 0xa7),
+        (SquareMeaning::InProgress, false) => rgb(0x56, 0xb4, 0xe9),
+        (SquareMeaning::Illegal, false) => rgb(0xd5, 0x5e, 0x00),
+        (SquareMeaning::Unseen, false) => rgb(0x00, 0x9e, 0x73),
+        (SquareMeaning::Lifted, true) => rgb(240, 160, 40),
+        (SquareMeaning::Unexpected, true) => rgb(150, 90, 210),
+        (SquareMeaning::InProgress, true) => rgb(240, 220, 60),
+        (SquareMeaning::Illegal, true) => rgb(220, 40, 40),
+        (SquareMeaning::Unseen, true) => rgb(40, 170, 170),
+    }
+}
+
+/// A square's colour and the shape that tells its meaning without the colour: an arrow up
+/// (lifted), a diamond (unexpected), a corner band (in progress), a bold cross in the
+/// corner (must change), a cross over the square (dead sensor). The unseen piece's ring is
+/// drawn with the pieces. The grid and its legend draw the same.
+fn swatch(painter: &egui::Painter, cell: egui::Rect, meaning: SquareMeaning, classic: bool) {
+    let Some(color) = fill(meaning, classic) else {
+        return;
+    };
+    painter.rect_filled(cell.shrink(1.0), 2.0, color);
+    let ink = Color32::from_gray(20);
+    let w = cell.width();
+    let stroke = Stroke::new((w * 0.07).max(1.2), ink);
+    // The corner mark sits top right, clear of the piece's dot.
+    let corner = egui::Rect::from_min_size(
+        egui::pos2(cell.right() - w * 0.36, cell.top() + w * 0.06),
+        Vec2::splat(w * 0.3),
+    );
     match meaning {
-        SquareMeaning::Agrees | SquareMeaning::Empty => None,
-        SquareMeaning::Lifted => Some(Color32::from_rgb(240, 160, 40)),
-        SquareMeaning::Unexpected => Some(Color32::from_rgb(150, 90, 210)),
-        SquareMeaning::InProgress => Some(Color32::from_rgb(240, 220, 60)),
-        SquareMeaning::Illegal => Some(Color32::from_rgb(220, 40, 40)),
-        SquareMeaning::Dead => Some(Color32::from_gray(110)),
-        SquareMeaning::Unseen => Some(Color32::from_rgb(40, 170, 170)),
+        SquareMeaning::Lifted => {
+            let points = vec![
+                corner.center_top(),
+                corner.right_bottom(),
+                corner.left_bottom(),
+            ];
+            painter.add(egui::Shape::convex_polygon(points, ink, Stroke::NONE));
+        }
+        SquareMeaning::Unexpected => {
+            let c = corner.center();
+            let r = corner.width() / 2.0;
+            let points = vec![
+                egui::pos2(c.x, c.y - r),
+                egui::pos2(c.x + r, c.y),
+                egui::pos2(c.x, c.y + r),
+                egui::pos2(c.x - r, c.y),
+            ];
+            painter.add(egui::Shape::convex_polygon(points, ink, Stroke::NONE));
+        }
+        SquareMeaning::InProgress => {
+            let band = egui::Rect::from_min_max(
+                cell.left_bottom() + Vec2::new(1.0, -w * 0.14),
+                cell.right_bottom() - Vec2::new(1.0, 1.0),
+            );
+            painter.rect_filled(band, 0.0, ink.gamma_multiply(0.7));
+        }
+        SquareMeaning::Illegal => {
+            painter.line_segment([corner.left_top(), corner.right_bottom()], stroke);
+            painter.line_segment([corner.right_top(), corner.left_bottom()], stroke);
+        }
+        SquareMeaning::Dead => {
+            // A cross: this sensor's reading is not used.
+            let inner = cell.shrink(w * 0.2);
+            let stroke = Stroke::new(w * 0.06, Color32::from_gray(230));
+            painter.line_segment([inner.left_top(), inner.right_bottom()], stroke);
+            painter.line_segment([inner.right_top(), inner.left_bottom()], stroke);
+        }
+        SquareMeaning::Agrees | SquareMeaning::Empty | SquareMeaning::Unseen => {}
     }
 }
 
@@ -87,8 +154,8 @@ fn describe(meaning: SquareMeaning) -> &'static str {
     }
 }
 
-/// What the colours of the grid mean.
-pub fn legend(ui: &mut egui::Ui) {
+/// What the colours and shapes of the grid mean.
+pub fn legend(ui: &mut egui::Ui, classic: bool) {
     for (meaning, text) in [
         (SquareMeaning::Lifted, "lifted"),
         (SquareMeaning::Unexpected, "unexpected"),
@@ -97,15 +164,21 @@ pub fn legend(ui: &mut egui::Ui) {
         (SquareMeaning::Dead, "dead sensor"),
         (SquareMeaning::Unseen, "piece off-centre, unseen"),
     ] {
-        let Some(color) = fill(meaning) else {
-            continue;
-        };
         ui.horizontal(|ui| {
-            let (rect, _) = ui.allocate_exact_size(Vec2::splat(12.0), Sense::hover());
-            ui.painter().rect_filled(rect, 2.0, color);
+            let (rect, _) = ui.allocate_exact_size(Vec2::splat(16.0), Sense::hover());
+            swatch(ui.painter(), rect, meaning, classic);
+            if meaning == SquareMeaning::Unseen {
+                ring(ui.painter(), rect);
+            }
             ui.label(egui::RichText::new(text).small());
         });
     }
+}
+
+/// A ring: a piece is there, but the sensor reads nothing.
+fn ring(painter: &egui::Painter, cell: egui::Rect) {
+    let stroke = Stroke::new(cell.width() * 0.06, Color32::from_gray(35));
+    painter.circle_stroke(cell.center(), cell.width() * 0.28, stroke);
 }
 
 /// The plain-language banner for an illegal state.
@@ -152,6 +225,8 @@ pub struct Grid<'a> {
     pub awaited: Option<shakmaty::Move>,
     /// Per-square counts to show as a heat map.
     pub health: Option<&'a SensorHealth>,
+    /// The first colours instead of the colour-blind-safe palette.
+    pub classic_colours: bool,
 }
 
 impl<'a> Grid<'a> {
@@ -175,6 +250,7 @@ impl<'a> Grid<'a> {
             highlight: None,
             awaited: snapshot.expected_move,
             health: None,
+            classic_colours: false,
         }
     }
 }
@@ -212,22 +288,13 @@ pub fn show(ui: &mut egui::Ui, grid: &Grid<'_>) -> Option<Square> {
                 Color32::from_rgb(230, 160, 40).gamma_multiply(0.6 * share)
             };
             painter.rect_filled(cell.shrink(1.0), 2.0, heat);
-        } else if let Some(color) = fill(meaning) {
-            painter.rect_filled(cell.shrink(1.0), 2.0, color);
-        }
-        if meaning == SquareMeaning::Dead {
-            // A cross: this sensor's reading is not used.
-            let inner = cell.shrink(cell.width() * 0.2);
-            let stroke = Stroke::new(cell.width() * 0.06, Color32::from_gray(230));
-            painter.line_segment([inner.left_top(), inner.right_bottom()], stroke);
-            painter.line_segment([inner.right_top(), inner.left_bottom()], stroke);
+        } else {
+            swatch(&painter, cell, meaning, grid.classic_colours);
         }
         if grid.sensed.contains(square) {
             painter.circle_filled(cell.center(), cell.width() * 0.28, Color32::from_gray(35));
         } else if meaning == SquareMeaning::Unseen {
-            // A ring: a piece is there, but the sensor reads nothing.
-            let stroke = Stroke::new(cell.width() * 0.06, Color32::from_gray(35));
-            painter.circle_stroke(cell.center(), cell.width() * 0.28, stroke);
+            ring(&painter, cell);
         }
         if let Some((_, at)) = grid.flashes.iter().rev().find(|(s, _)| *s == square) {
             let age = now.saturating_duration_since(*at);

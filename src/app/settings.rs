@@ -1,6 +1,8 @@
 //! What the app remembers between runs, stored by eframe as RON. New fields default, so
 //! old files keep loading; a file that cannot be read falls back to defaults, with a warning.
 
+use std::path::{Path, PathBuf};
+
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::protocol::Protocol;
@@ -43,7 +45,44 @@ pub struct Settings {
     pub live_pgn: String,
     /// Whether that file is kept up to date.
     pub live_pgn_on: bool,
+    /// The welcome was dismissed (Help shows it again).
+    pub welcome_seen: bool,
+    /// Which sections of the side panel are open.
+    pub sections: Sections,
+    /// Whether the side panel is shown.
+    pub side_panel: bool,
+    /// PGN files and sensor logs opened or saved, the latest first.
+    pub recent_files: Vec<PathBuf>,
+    /// The sensor grid's first colours (red, yellow, purple) instead of the palette that
+    /// colour-blind players tell apart.
+    pub classic_colours: bool,
+    /// The sensor grid as large as the board.
+    pub large_sensor_grid: bool,
+    /// The user's zoom (Ctrl +/−), over the system's scale factor.
+    pub zoom: f32,
 }
+
+/// The side panel's sections, open or collapsed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Sections {
+    pub board: bool,
+    pub computer: bool,
+    pub sharing: bool,
+}
+
+impl Default for Sections {
+    fn default() -> Self {
+        Self {
+            board: true,
+            computer: true,
+            sharing: true,
+        }
+    }
+}
+
+/// How many recent files the File menu lists.
+const RECENT_FILES: usize = 8;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -63,6 +102,13 @@ impl Default for Settings {
             share_as_dgt: false,
             live_pgn: String::new(),
             live_pgn_on: false,
+            welcome_seen: false,
+            sections: Sections::default(),
+            side_panel: true,
+            recent_files: Vec::new(),
+            classic_colours: false,
+            large_sensor_grid: false,
+            zoom: 1.0,
         }
     }
 }
@@ -86,6 +132,13 @@ impl Settings {
                 )),
             ),
         }
+    }
+
+    /// Puts `path` first among the recent files.
+    pub fn remember_file(&mut self, path: &Path) {
+        self.recent_files.retain(|p| p != path);
+        self.recent_files.insert(0, path.to_path_buf());
+        self.recent_files.truncate(RECENT_FILES);
     }
 
     pub fn to_ron(&self) -> String {
@@ -149,6 +202,17 @@ mod tests {
             share_as_dgt: true,
             live_pgn: "/srv/club/live.pgn".into(),
             live_pgn_on: true,
+            welcome_seen: true,
+            sections: Sections {
+                board: false,
+                computer: true,
+                sharing: false,
+            },
+            side_panel: false,
+            recent_files: vec!["/home/a/games.pgn".into(), "/home/a/club.log".into()],
+            classic_colours: true,
+            large_sensor_grid: true,
+            zoom: 1.3,
         };
         assert_eq!(Settings::from_ron(&settings.to_ron()), (settings, None));
         // A file from an older version, without the newer fields.
@@ -159,6 +223,27 @@ mod tests {
         let (old, warning) = Settings::from_ron("(port: None, protocol: \"centaur\")");
         assert_eq!((old.port.as_str(), old.protocol), ("", Protocol::Centaur));
         assert!(warning.is_none());
+    }
+
+    #[test]
+    fn recent_files_keep_the_latest_first_once_each_and_at_most_eight() {
+        let mut settings = Settings::default();
+        for i in 0..10 {
+            settings.remember_file(Path::new(&format!("/g/{i}.pgn")));
+        }
+        settings.remember_file(Path::new("/g/5.pgn"));
+        let names: Vec<_> = settings
+            .recent_files
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "/g/5.pgn", "/g/9.pgn", "/g/8.pgn", "/g/7.pgn", "/g/6.pgn", "/g/4.pgn", "/g/3.pgn",
+                "/g/2.pgn"
+            ]
+        );
     }
 
     #[test]

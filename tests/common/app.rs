@@ -7,26 +7,73 @@ use boardsight::app::{BoardsightApp, StartOptions};
 use boardsight::pgn::autosave::Autosave;
 use eframe::egui;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 
 /// The window size the tests and the README screenshots use.
 pub const WINDOW: egui::Vec2 = egui::vec2(1280.0, 800.0);
 
 /// The app as it starts: on a recording if given, else on its simulated board; autosaving
-/// into `autosave_dir` if given.
+/// into `autosave_dir` if given; the first-run welcome dismissed.
 pub fn app(
     open_log: Option<&Path>,
     autosave_dir: Option<&Path>,
 ) -> Harness<'static, BoardsightApp> {
+    let mut harness = first_run(open_log, autosave_dir, WINDOW);
+    harness
+        .state_mut()
+        .push_command(boardsight::app::AppCommand::ShowWelcome(false));
+    harness.run_steps(2);
+    harness
+}
+
+/// The app as a first run starts it, welcome and all, in a window of `size`.
+pub fn first_run(
+    open_log: Option<&Path>,
+    autosave_dir: Option<&Path>,
+    size: egui::Vec2,
+) -> Harness<'static, BoardsightApp> {
     let options = StartOptions {
         open_log: open_log.map(Path::to_path_buf),
         autosave: autosave_dir.map(Autosave::new),
+        file_dialogs: false,
     };
     let mut harness = Harness::builder()
-        .with_size(WINDOW)
+        .with_size(size)
         .build_eframe(move |cc| BoardsightApp::new(cc, options));
     settle(&mut harness);
     harness
+}
+
+/// Clicks `item` in the menu `menu` of the menu bar (an item's label may end with its
+/// shortcut), and steps until what it opened has come.
+pub fn menu(harness: &mut Harness<'_, BoardsightApp>, menu: &str, item: &str) {
+    open_menu(harness, menu);
+    menu_item(harness, item).click();
+    harness.run_steps(4);
+}
+
+/// The menu item whose label is `item`, or `item` and its shortcut.
+pub fn menu_item<'h>(
+    harness: &'h Harness<'_, BoardsightApp>,
+    item: &'h str,
+) -> egui_kittest::Node<'h> {
+    let mut found: Vec<_> = harness
+        .query_all_by_label_contains(item)
+        .filter(|node| {
+            node.accesskit_node().label().is_some_and(|label| {
+                (label == item || label.starts_with(&format!("{item} ")))
+                    && !label.ends_with("(toolbar)")
+            })
+        })
+        .collect();
+    assert_eq!(found.len(), 1, "menu item '{item}': {} found", found.len());
+    found.remove(0)
+}
+
+/// Opens the menu `menu` of the menu bar.
+pub fn open_menu(harness: &mut Harness<'_, BoardsightApp>, menu: &str) {
+    harness.get_by_label(menu).click();
+    harness.run_steps(2);
 }
 
 /// Steps the app until its file jobs (opening a recording, reading a PGN) are done.
@@ -117,6 +164,7 @@ pub fn play_e4(harness: &mut Harness<'_, BoardsightApp>) {
 /// on the board before that would be read against the old position.
 pub fn set_up(harness: &mut Harness<'_, BoardsightApp>, text: &str) {
     let start = boardsight::pgn::position_code::parse_position(text).expect("a position");
+    menu(harness, "Game", "Set up a position…");
     harness.get_by_label("FEN or code").click();
     harness.step();
     harness.get_by_label("FEN or code").type_text(text);

@@ -262,3 +262,71 @@ fn the_analysis_with_its_bar_and_lines() {
             .expect("saved");
     }
 }
+
+/// The main window on the simulated board at its start, at `size`, in one theme; the
+/// first-run welcome over it if `welcome`.
+fn render_window(name: &str, size: (f32, f32), dark: bool, welcome: bool) {
+    if !can_render() {
+        return;
+    }
+    let mut harness = common::app::first_run(None, None, eframe::egui::vec2(size.0, size.1));
+    common::app::wait_for(&mut harness, "new game");
+    if !welcome {
+        harness
+            .state_mut()
+            .push_command(AppCommand::ShowWelcome(false));
+    }
+    if !dark {
+        harness.state_mut().push_command(AppCommand::ToggleTheme);
+    }
+    // The reading rate falls to nothing: the picture is the same each run.
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    harness.run_steps(4);
+    if std::env::var_os("UPDATE_SCREENSHOTS").is_some() {
+        let image = harness.render().expect("rendered");
+        image
+            .save(manifest().join("screenshots").join(format!("{name}.png")))
+            .expect("saved");
+    }
+    harness.snapshot(name);
+}
+
+#[test]
+fn the_main_window_at_1024x640_dark() {
+    render_window("main-window-1024x640-dark", (1024.0, 640.0), true, false);
+}
+
+#[test]
+fn the_main_window_at_1024x640_light() {
+    render_window("main-window-1024x640-light", (1024.0, 640.0), false, false);
+}
+
+#[test]
+fn the_main_window_at_1280x800_dark() {
+    render_window("main-window-1280x800-dark", (1280.0, 800.0), true, false);
+}
+
+#[test]
+fn the_main_window_at_1280x800_light() {
+    render_window("main-window-1280x800-light", (1280.0, 800.0), false, false);
+}
+
+#[test]
+fn the_main_window_at_1920x1080_dark() {
+    render_window("main-window-1920x1080-dark", (1920.0, 1080.0), true, false);
+}
+
+#[test]
+fn the_main_window_at_1920x1080_light() {
+    render_window(
+        "main-window-1920x1080-light",
+        (1920.0, 1080.0),
+        false,
+        false,
+    );
+}
+
+#[test]
+fn the_first_run_welcome() {
+    render_window("welcome", (1280.0, 800.0), true, true);
+}

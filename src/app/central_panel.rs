@@ -125,6 +125,7 @@ pub fn show(
                     highlight: state.highlight,
                     show_health: state.show_health,
                     classic_colours: state.classic_colours,
+                    compact: false,
                 };
                 sensor_column(ui, session, &grid, out);
             });
@@ -139,6 +140,8 @@ pub struct SensorColumn {
     pub highlight: Option<Square>,
     pub show_health: bool,
     pub classic_colours: bool,
+    /// In the moves' panel: the legend folded away, to leave the moves their room.
+    pub compact: bool,
 }
 
 /// The sensor grid with its health switch, legend and findings: beside the board, or in
@@ -177,6 +180,10 @@ pub fn sensor_column(
     }
     if column.show_health {
         sensor_view::health_summary(ui, session.health(), &snapshot.dead_sensors);
+    } else if column.compact {
+        egui::CollapsingHeader::new("What the colours mean")
+            .default_open(false)
+            .show(ui, |ui| sensor_view::legend(ui, column.classic_colours));
     } else {
         ui.add_space(4.0);
         sensor_view::legend(ui, column.classic_colours);

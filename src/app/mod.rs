@@ -323,6 +323,7 @@ impl eframe::App for BoardsightApp {
                         highlight: screen.highlight,
                         show_health: screen.show_health,
                         classic_colours: self.settings.classic_colours,
+                        compact: true,
                     };
                     central_panel::sensor_column(ui, session, &column, out);
                     ui.separator();

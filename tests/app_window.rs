@@ -31,6 +31,11 @@ fn the_board_takes_most_of_the_central_area_at_every_window_size() {
         let area_top = harness.get_by_label("File").rect().bottom();
         let area_bottom = harness.get_by_label_contains("readings/s").rect().top();
         let share = board.height() / (area_bottom - area_top);
+        println!(
+            "{size:?}: board {:.0} px, {:.0}% of the central area's height",
+            board.height(),
+            share * 100.0
+        );
         assert!(
             share >= 0.75,
             "{size:?}: the board is {:.0} px of {:.0} ({share:.2})",
@@ -91,11 +96,11 @@ fn every_menu_item_is_there_and_does_what_its_button_did() {
             "Board",
             &[
                 "Use the simulated board",
-                "Port",
-                "Protocol",
+                "Serial port",
+                "Board protocol",
                 "Connect to the board",
                 "Disconnect the board",
-                "Way round",
+                "Which way round",
                 "Rotate the sensors",
                 "Share as a DGT board",
                 "Live PGN…",
@@ -105,7 +110,7 @@ fn every_menu_item_is_there_and_does_what_its_button_did() {
             "Engine",
             &[
                 "Play against the engine",
-                "It plays",
+                "The engine plays",
                 "Level",
                 "Clock 5+3",
                 "Time control",
@@ -140,10 +145,7 @@ fn every_menu_item_is_there_and_does_what_its_button_did() {
         harness.key_press(egui::Key::Escape);
         harness.run_steps(2);
     }
-    // Each does what it did: a file pick asks for the file…
-    menu(&mut harness, "File", "Open PGN…");
-    harness.get_by_label_contains("a PGN file to open");
-    // …the game's commands play on the board…
+    // Each does what it did: the game's commands play on the board…
     play_e4(&mut harness);
     menu(&mut harness, "Game", "Undo");
     wait_for(&mut harness, "e2: white pawn");
@@ -152,6 +154,9 @@ fn every_menu_item_is_there_and_does_what_its_button_did() {
     let a1 = harness.get_by_label("a1: white rook").rect().center();
     menu(&mut harness, "Game", "Flip board");
     assert!(harness.get_by_label("a1: white rook").rect().center().y < a1.y);
+    // …a file pick asks for the file…
+    menu(&mut harness, "File", "Open PGN…");
+    harness.get_by_label_contains("a PGN file to open");
     // …the view changes…
     menu(&mut harness, "View", "Light theme");
     assert!(!harness.state().settings().dark_theme);
@@ -167,6 +172,7 @@ fn every_menu_item_is_there_and_does_what_its_button_did() {
     open_menu(&mut harness, "Help");
     click(&mut harness, "Guide");
     click(&mut harness, "Licence");
+    harness.run_steps(4);
     harness.get_by_label_contains("because shakmaty and pgn-reader are GPL");
 }
 

@@ -72,7 +72,12 @@ pub fn menu_item<'h>(
 
 /// Opens the menu `menu` of the menu bar.
 pub fn open_menu(harness: &mut Harness<'_, BoardsightApp>, menu: &str) {
-    harness.get_by_label(menu).click();
+    // The menu bar's button, not a label of the same word further down.
+    let button = harness
+        .get_all_by_label(menu)
+        .min_by(|a, b| a.rect().top().total_cmp(&b.rect().top()))
+        .expect("the menu's button");
+    button.click();
     harness.run_steps(2);
 }
 

@@ -76,6 +76,17 @@ enum Command {
         #[arg(long, default_value = "plain")]
         hands: cli::simulate::Hands,
     },
+    /// List the serial ports (USB names and serial numbers), and with --probe which board
+    /// protocol answers on each.
+    Ports {
+        /// Find out which protocol answers on each port (a few seconds; a port that says
+        /// nothing by itself gets one harmless ping, and no more unless a board answers it).
+        #[arg(long)]
+        probe: bool,
+        /// More ports to show: pseudo-terminals and links, which the system does not list.
+        #[arg(value_name = "PATH")]
+        paths: Vec<String>,
+    },
     /// Follow a board on a serial port, printing moves as they are recognised.
     Listen {
         /// The serial port, e.g. /dev/ttyUSB0.
@@ -209,6 +220,7 @@ fn main() -> ExitCode {
             link,
             hands,
         }) => cli::simulate::run(protocol, pgn.as_deref(), speed, link.as_deref(), hands),
+        Some(Command::Ports { probe, paths }) => cli::ports::run(probe, &paths),
         Some(Command::Listen {
             port,
             protocol,
@@ -266,7 +278,7 @@ fn open_app(open_log: Option<PathBuf>) -> ExitCode {
 fn open_app(_open_log: Option<PathBuf>) -> ExitCode {
     eprintln!(
         "boardsight: this build has no desktop app (built without the `app` feature); \
-         give a command: replay, listen, simulate or pgn (see --help)"
+         give a command: replay, listen, ports, simulate or pgn (see --help)"
     );
     ExitCode::from(2)
 }

@@ -112,7 +112,9 @@ pub fn changes(before: Option<&[PortChoice]>, now: &[PortChoice]) -> Option<Watc
         .filter(|p| !now.contains(p))
         .cloned()
         .collect();
-    (appeared.is_empty() && gone.is_empty() && !first_look).then_some(())?;
+    if appeared.is_empty() && gone.is_empty() && !first_look {
+        return None;
+    }
     Some(WatchNews::Changed(PortsChanged {
         ports: now.to_vec(),
         appeared,

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use boardsight::cli;
 use boardsight::clock::TimeControl;
@@ -86,6 +86,12 @@ enum Command {
         /// More ports to show: pseudo-terminals and links, which the system does not list.
         #[arg(value_name = "PATH")]
         paths: Vec<String>,
+    },
+    /// Write the manual pages (roff) into a folder, one per command: for packaging.
+    #[command(hide = true)]
+    Man {
+        /// The folder to write boardsight.1, boardsight-listen.1… into.
+        dir: PathBuf,
     },
     /// Follow a board on a serial port, printing moves as they are recognised.
     Listen {
@@ -221,6 +227,10 @@ fn main() -> ExitCode {
             hands,
         }) => cli::simulate::run(protocol, pgn.as_deref(), speed, link.as_deref(), hands),
         Some(Command::Ports { probe, paths }) => cli::ports::run(probe, &paths),
+        Some(Command::Man { dir }) => match clap_mangen::generate_to(Cli::command(), &dir) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => cli::usage_error(&format!("{}: {e}", dir.display())),
+        },
         Some(Command::Listen {
             port,
             protocol,

@@ -41,13 +41,20 @@ fn the_manual_pages_are_up_to_date() {
         .expect("boardsight man runs");
     assert!(status.success());
     let generated = file_names(dir.path());
-    assert!(generated.contains(&"boardsight-ports.1".to_owned()), "{generated:?}");
+    assert!(
+        generated.contains(&"boardsight-ports.1".to_owned()),
+        "{generated:?}"
+    );
     let committed: Vec<String> = file_names(&repo("assets/man"));
     let stale = "assets/man is out of date: run `cargo run -- man assets/man` and commit it";
     assert_eq!(generated, committed, "{stale}");
     for name in generated {
         let fresh = std::fs::read_to_string(dir.path().join(&name)).expect("generated page");
-        assert_eq!(fresh, read(&format!("assets/man/{name}")), "{name}: {stale}");
+        assert_eq!(
+            fresh,
+            read(&format!("assets/man/{name}")),
+            "{name}: {stale}"
+        );
     }
 }
 
@@ -57,7 +64,9 @@ fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
     if &header[..8] != b"\x89PNG\r\n\x1a\n" || &header[12..16] != b"IHDR" {
         return None;
     }
-    let number = |at: usize| u32::from_be_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]]);
+    let number = |at: usize| {
+        u32::from_be_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])
+    };
     Some((number(16), number(20)))
 }
 
@@ -97,8 +106,16 @@ fn every_file_the_package_ships_exists() {
 #[test]
 fn the_desktop_entry_starts_the_app_with_its_icon() {
     let entry = read("assets/boardsight.desktop");
-    for line in ["[Desktop Entry]", "Type=Application", "Exec=boardsight", "Icon=boardsight"] {
-        assert!(entry.lines().any(|l| l == line), "{line} missing in:\n{entry}");
+    for line in [
+        "[Desktop Entry]",
+        "Type=Application",
+        "Exec=boardsight",
+        "Icon=boardsight",
+    ] {
+        assert!(
+            entry.lines().any(|l| l == line),
+            "{line} missing in:\n{entry}"
+        );
     }
 }
 

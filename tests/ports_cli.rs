@@ -94,7 +94,11 @@ fn probing_names_the_simulated_dgt_centaur_and_text_boards() {
     let started = Instant::now();
     let output = probe(&links.iter().map(PathBuf::as_path).collect::<Vec<_>>());
     // The ports are probed at once, each in at most about 3 s.
-    assert!(started.elapsed() < Duration::from_secs(6), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(6),
+        "{:?}",
+        started.elapsed()
+    );
     let dgt = line_for(&output, &links[0]);
     assert!(
         dgt.starts_with("dgt (version 1.0, serial 00001) — not listed by the system"),
@@ -209,8 +213,8 @@ fn the_scout_offers_a_board_plugged_in_and_reconnects_it_next_time() {
             probe: Arc::new(probe_port),
         }
     };
-    let mut scout = BoardScout::start_with(setup(&plugged), Vec::new(), no_wake())
-        .expect("the scout starts");
+    let mut scout =
+        BoardScout::start_with(setup(&plugged), Vec::new(), no_wake()).expect("the scout starts");
     let first = wait_for_news(&mut scout, |news| match news {
         ScoutNews::Ports(ports) => Some(ports.clone()),
         _ => None,

@@ -248,8 +248,11 @@ mod tests {
 
     #[test]
     fn a_board_seen_before_reconnects_on_whatever_port_it_comes() {
-        let mut finder =
-            BoardFinder::new(vec![known(Some("85439"), "/dev/ttyACM0", Protocol::Liboard)]);
+        let mut finder = BoardFinder::new(vec![known(
+            Some("85439"),
+            "/dev/ttyACM0",
+            Protocol::Liboard,
+        )]);
         assert_eq!(
             finder.appeared(&[usb("/dev/ttyACM1", "85439")]),
             [FinderAction::Reconnect {
@@ -274,11 +277,17 @@ mod tests {
         let Some(FinderAction::Offer(offer)) = finder.probed(&port, &centaur) else {
             panic!("an offer");
         };
-        assert_eq!(offer.question(), "Found a DGT Centaur on /dev/ttyACM0: connect?");
+        assert_eq!(
+            offer.question(),
+            "Found a DGT Centaur on /dev/ttyACM0: connect?"
+        );
         assert_eq!(finder.probed(&port, &Verdict::NoAnswer), None);
         // Accepted: known from now on, and kept.
         assert!(finder.connected(&port, Protocol::Centaur));
-        assert!(!finder.connected(&port, Protocol::Centaur), "nothing new to save");
+        assert!(
+            !finder.connected(&port, Protocol::Centaur),
+            "nothing new to save"
+        );
         assert_eq!(finder.known_boards().len(), 2);
     }
 

@@ -264,24 +264,13 @@ enum Found {
 }
 
 /// The bytes heard in one step, and the codecs of the boards that speak by themselves.
+#[derive(Default)]
 struct Window {
     raw: Vec<u8>,
     text: text::Host,
     liboard: liboard::Host,
     text_lines: usize,
     liboard_frames: usize,
-}
-
-impl Default for Window {
-    fn default() -> Self {
-        Self {
-            raw: Vec::new(),
-            text: text::Host::default(),
-            liboard: liboard::Host::default(),
-            text_lines: 0,
-            liboard_frames: 0,
-        }
-    }
 }
 
 fn micros(time: Duration) -> Micros {
@@ -351,7 +340,9 @@ fn find_dgt_message(bytes: &[u8]) -> Option<Found> {
         if let Some(digits) = data(dgt::SERIAL_NUMBER, 5)
             && digits.iter().all(u8::is_ascii_graphic)
         {
-            return Some(Found::DgtSerial(String::from_utf8_lossy(digits).into_owned()));
+            return Some(Found::DgtSerial(
+                String::from_utf8_lossy(digits).into_owned(),
+            ));
         }
         if let Some(&[square, code]) = data(dgt::FIELD_UPDATE, 2)
             && square < 64
@@ -517,8 +508,16 @@ mod tests {
             ],
             "the same harmless ping, at each polled board's speed"
         );
-        assert!(steps.first().is_some_and(|s| matches!(s, Step::Listen { .. })));
-        assert!(total_time(&steps) <= WHOLE_PROBE, "{:?}", total_time(&steps));
+        assert!(
+            steps
+                .first()
+                .is_some_and(|s| matches!(s, Step::Listen { .. }))
+        );
+        assert!(
+            total_time(&steps) <= WHOLE_PROBE,
+            "{:?}",
+            total_time(&steps)
+        );
     }
 
     #[test]
@@ -580,7 +579,11 @@ mod tests {
             // The board is silent until a piece moves in the last listening step.
             Step::Listen { time, .. } if !time.is_zero() => {
                 listens += 1;
-                if listens == 3 { frame.clone() } else { Vec::new() }
+                if listens == 3 {
+                    frame.clone()
+                } else {
+                    Vec::new()
+                }
             }
             _ => Vec::new(),
         });

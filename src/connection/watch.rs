@@ -138,11 +138,13 @@ mod tests {
             panic!("the first look is news");
         };
         assert_eq!(first.appeared, [port("/dev/ttyACM0")]);
-        assert_eq!(changes(Some(&[port("/dev/ttyACM0")]), &[port("/dev/ttyACM0")]), None);
-        let Some(WatchNews::Changed(next)) = changes(
-            Some(&[port("/dev/ttyACM0")]),
-            &[port("/dev/ttyUSB0")],
-        ) else {
+        assert_eq!(
+            changes(Some(&[port("/dev/ttyACM0")]), &[port("/dev/ttyACM0")]),
+            None
+        );
+        let Some(WatchNews::Changed(next)) =
+            changes(Some(&[port("/dev/ttyACM0")]), &[port("/dev/ttyUSB0")])
+        else {
             panic!("a change");
         };
         assert_eq!(next.appeared, [port("/dev/ttyUSB0")]);

@@ -213,9 +213,8 @@ impl Worker {
                     match self.serve(port.as_mut()) {
                         Ok(Flow::Stop) => return,
                         Ok(Flow::Continue) => {}
-                        Err(e) => self.set_status(ConnectionStatus::Error(port_error_message(
-                            &self.path, e,
-                        ))),
+                        Err(e) => self
+                            .set_status(ConnectionStatus::Error(port_error_message(&self.path, e))),
                     }
                 }
                 Err(e) => {

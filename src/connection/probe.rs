@@ -7,8 +7,10 @@
 //! question, a ping both polled protocols answer: the Centaur's discovery `4D 4E 87 00 00 07`,
 //! whose first byte a DGT board reads as "send your version" (it ignores the rest), at 9600
 //! baud for a DGT board and again at 1,000,000 for a Centaur. Only a DGT board that answered
-//! is asked more (its serial number). Then it listens again until about 3 s have passed (a
-//! LiBoard restarts when its port opens and sends its state about 3 s later).
+//! is asked more (its serial number). Then it listens again, at one speed and the other,
+//! until about 3 s have passed (a LiBoard restarts when its port opens and sends its state
+//! about 3 s later). A port that said something unreadable is only listened to from then on,
+//! at each speed in turn (a board heard at the wrong speed reads as garbage).
 //!
 //! [`Probe`] is the pure part: it says what to do next and decides from the bytes heard.
 //! [`probe_port`] does it on a port, and [`probe_ports`] on several at once.
@@ -95,7 +97,8 @@ pub enum Step {
 const TEXT_BAUD: u32 = 115_200;
 /// LiBoard's and DGT's speed.
 const SLOW_BAUD: u32 = 9600;
-const FIRST_LISTEN: Duration = Duration::from_millis(500);
+/// How long each passive step listens.
+const LISTEN_TIME: Duration = Duration::from_millis(500);
 const ANSWER_TIME: Duration = Duration::from_millis(400);
 /// A probe takes at most about this long (each step listens out its time).
 const WHOLE_PROBE: Duration = Duration::from_millis(3000);
@@ -113,6 +116,8 @@ pub struct Probe {
     heard_bytes: usize,
     /// The DGT board's firmware version, once it answered the ping.
     dgt_version: Option<(u8, u8)>,
+    /// Whether the port said something no protocol reads: it is written nothing more.
+    talked: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -124,7 +129,8 @@ enum Stage {
     PingSlow,
     AskDgtSerial,
     PingCentaur,
-    ListenLast,
+    /// Listening again at this speed, until the probe's time is up.
+    Listen(u32),
 }
 
 impl Probe {
@@ -146,30 +152,42 @@ impl Probe {
     /// The step after the current one ended at `now` (time since it began; 0 to start).
     pub fn next(&mut self, now: Duration) -> Step {
         let found = self.window.found(now);
-        let step_time = self.step_time();
+        let (baud, step_time) = match self.step() {
+            Step::Listen { baud, time } | Step::Ask { baud, time, .. } => (baud, time),
+            Step::Done(_) => (TEXT_BAUD, Duration::ZERO),
+        };
         self.elapsed += step_time;
-        let had_bytes = !self.window.raw.is_empty();
+        // A port that says things no protocol reads is not a board to write to; it may
+        // be one at the other speed, which listening finds out.
+        self.talked |= !self.window.raw.is_empty();
         self.window = Window::default();
         if let Some(found) = found {
             return self.after_finding(found);
         }
-        // A port that says things no protocol reads is not a board to write to.
-        if had_bytes {
-            return Step::Done(Verdict::NotUnderstood {
-                bytes: self.heard_bytes,
-            });
-        }
+        let time_left = WHOLE_PROBE.saturating_sub(self.elapsed);
         self.stage = match self.stage {
             Stage::Start => Stage::ListenText,
             Stage::ListenText => Stage::ListenSlow,
-            Stage::ListenSlow => Stage::PingSlow,
-            Stage::PingSlow => Stage::PingCentaur,
             // A DGT board that gave its version but not its serial number is still one.
-            Stage::AskDgtSerial => {
-                return Step::Done(self.dgt_verdict(None));
+            Stage::AskDgtSerial => return Step::Done(self.dgt_verdict(None)),
+            _ if time_left.is_zero() => {
+                return Step::Done(if self.talked {
+                    Verdict::NotUnderstood {
+                        bytes: self.heard_bytes,
+                    }
+                } else {
+                    Verdict::NoAnswer
+                });
             }
-            Stage::PingCentaur => Stage::ListenLast,
-            Stage::ListenLast => return Step::Done(Verdict::NoAnswer),
+            Stage::ListenSlow if !self.talked => Stage::PingSlow,
+            Stage::PingSlow if !self.talked => Stage::PingCentaur,
+            // Then only listening, at one speed and the other: a LiBoard restarts when its
+            // port opens and sends its state about 3 s later; a text board may start late.
+            _ => Stage::Listen(if baud == SLOW_BAUD {
+                TEXT_BAUD
+            } else {
+                SLOW_BAUD
+            }),
         };
         self.step()
     }
@@ -206,14 +224,6 @@ impl Probe {
         }
     }
 
-    /// How long the current stage's step is meant to take.
-    fn step_time(&self) -> Duration {
-        match self.step() {
-            Step::Listen { time, .. } | Step::Ask { time, .. } => time,
-            Step::Done(_) => Duration::ZERO,
-        }
-    }
-
     fn step(&self) -> Step {
         match self.stage {
             Stage::Start => Step::Listen {
@@ -222,11 +232,11 @@ impl Probe {
             },
             Stage::ListenText => Step::Listen {
                 baud: TEXT_BAUD,
-                time: FIRST_LISTEN,
+                time: LISTEN_TIME,
             },
             Stage::ListenSlow => Step::Listen {
                 baud: SLOW_BAUD,
-                time: FIRST_LISTEN,
+                time: LISTEN_TIME,
             },
             Stage::PingSlow => Step::Ask {
                 baud: SLOW_BAUD,
@@ -243,9 +253,9 @@ impl Probe {
                 bytes: centaur::DISCOVERY.to_vec(),
                 time: ANSWER_TIME,
             },
-            Stage::ListenLast => Step::Listen {
-                baud: SLOW_BAUD,
-                time: WHOLE_PROBE.saturating_sub(self.elapsed),
+            Stage::Listen(baud) => Step::Listen {
+                baud,
+                time: LISTEN_TIME.min(WHOLE_PROBE.saturating_sub(self.elapsed)),
             },
         }
     }
@@ -598,8 +608,59 @@ mod tests {
             Step::Listen { time, .. } if !time.is_zero() => b"\x01\x02garbage".to_vec(),
             _ => Vec::new(),
         });
-        assert_eq!(verdict, Verdict::NotUnderstood { bytes: 9 });
+        let listens = steps.len();
+        assert_eq!(verdict, Verdict::NotUnderstood { bytes: 9 * listens });
         assert!(asks(&steps).is_empty(), "{steps:?}");
+        assert!(
+            total_time(&steps) <= WHOLE_PROBE,
+            "{:?}",
+            total_time(&steps)
+        );
+        let speeds: Vec<u32> = steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Listen { baud, .. } => Some(*baud),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            speeds.contains(&9600) && speeds.contains(&115_200),
+            "{speeds:?}"
+        );
+    }
+
+    #[test]
+    fn a_board_heard_at_the_wrong_speed_first_is_found_at_the_other() {
+        // A text board at 9600 baud: at 115,200 its lines come out as garbage.
+        let line = text::encode(Bitboard(0xffff_0000_0000_ffff));
+        let (steps, verdict) = run(|step| match step {
+            Step::Listen { baud: 115_200, .. } => vec![0xf0, 0x0f, 0x80],
+            Step::Listen { baud: 9600, .. } => line.clone(),
+            _ => Vec::new(),
+        });
+        assert_eq!(verdict.protocol(), Some(Protocol::Text));
+        assert!(asks(&steps).is_empty(), "{steps:?}");
+    }
+
+    #[test]
+    fn a_board_that_starts_talking_after_the_pings_is_not_asked_again() {
+        let mut listens = 0;
+        let (steps, verdict) = run(|step| match step {
+            Step::Listen { .. } => {
+                listens += 1;
+                if listens >= 3 {
+                    b"?\x01".to_vec()
+                } else {
+                    Vec::new()
+                }
+            }
+            _ => Vec::new(),
+        });
+        assert!(
+            matches!(verdict, Verdict::NotUnderstood { .. }),
+            "{verdict:?}"
+        );
+        assert_eq!(asks(&steps).len(), 2, "the pings only: {steps:?}");
     }
 
     #[test]

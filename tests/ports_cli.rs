@@ -186,6 +186,29 @@ fn a_port_in_use_is_said_so_by_the_probe() {
     drop(held);
 }
 
+#[test]
+fn listen_says_a_port_is_in_use_in_plain_words() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let link = dir.path().join("centaur");
+    let _board = Simulator::start("centaur", &link);
+    let held = serialport::new(link.to_string_lossy(), 1_000_000)
+        .open()
+        .expect("the port opens");
+    let listen = boardsight()
+        .args(["listen", "--protocol", "centaur", "--idle-exit", "1", "--port"])
+        .arg(&link)
+        .output()
+        .expect("listen runs");
+    let said = String::from_utf8_lossy(&listen.stderr);
+    let expected = format!(
+        "boardsight: {}: in use by another program: close that program (or disconnect the \
+         board there) and try again (retrying)",
+        link.display()
+    );
+    assert!(said.lines().any(|line| line == expected), "{said}");
+    drop(held);
+}
+
 /// Polls the scout until `wanted` picks a news out, for at most 10 s.
 fn wait_for_news<T>(scout: &mut BoardScout, mut wanted: impl FnMut(&ScoutNews) -> Option<T>) -> T {
     let deadline = Instant::now() + Duration::from_secs(10);

@@ -195,7 +195,14 @@ fn listen_says_a_port_is_in_use_in_plain_words() {
         .open()
         .expect("the port opens");
     let listen = boardsight()
-        .args(["listen", "--protocol", "centaur", "--idle-exit", "1", "--port"])
+        .args([
+            "listen",
+            "--protocol",
+            "centaur",
+            "--idle-exit",
+            "1",
+            "--port",
+        ])
         .arg(&link)
         .output()
         .expect("listen runs");

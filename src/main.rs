@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use boardsight::cli;
 use boardsight::clock::TimeControl;
@@ -75,6 +75,23 @@ enum Command {
         /// off-centre, fast captures and electrical noise).
         #[arg(long, default_value = "plain")]
         hands: cli::simulate::Hands,
+    },
+    /// List the serial ports (USB names and serial numbers), and with --probe which board
+    /// protocol answers on each.
+    Ports {
+        /// Find out which protocol answers on each port (a few seconds; a port that says
+        /// nothing by itself gets one harmless ping, and no more unless a board answers it).
+        #[arg(long)]
+        probe: bool,
+        /// More ports to show: pseudo-terminals and links, which the system does not list.
+        #[arg(value_name = "PATH")]
+        paths: Vec<String>,
+    },
+    /// Write the manual pages (roff) into a folder, one per command: for packaging.
+    #[command(hide = true)]
+    Man {
+        /// The folder to write boardsight.1, boardsight-listen.1… into.
+        dir: PathBuf,
     },
     /// Follow a board on a serial port, printing moves as they are recognised.
     Listen {
@@ -209,6 +226,11 @@ fn main() -> ExitCode {
             link,
             hands,
         }) => cli::simulate::run(protocol, pgn.as_deref(), speed, link.as_deref(), hands),
+        Some(Command::Ports { probe, paths }) => cli::ports::run(probe, &paths),
+        Some(Command::Man { dir }) => match clap_mangen::generate_to(Cli::command(), &dir) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => cli::usage_error(&format!("{}: {e}", dir.display())),
+        },
         Some(Command::Listen {
             port,
             protocol,
@@ -267,7 +289,7 @@ fn open_app(open_log: Option<PathBuf>) -> ExitCode {
 fn open_app(_open_log: Option<PathBuf>) -> ExitCode {
     eprintln!(
         "boardsight: this build has no desktop app (built without the `app` feature); \
-         give a command: replay, listen, simulate or pgn (see --help)"
+         give a command: replay, listen, ports, simulate or pgn (see --help)"
     );
     ExitCode::from(2)
 }

@@ -2,6 +2,7 @@
 
 pub mod listen;
 pub mod pgn_check;
+pub mod ports;
 pub mod replay;
 pub mod simulate;
 

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use serialport::SerialPort;
 use shakmaty::{Bitboard, Chess, Move, Role};
 
+use super::port_error::port_error_message;
 use crate::background::{Wake, WorkerThread};
 use crate::game::GameRecord;
 use crate::protocol::{Micros, Protocol};
@@ -212,12 +213,13 @@ impl Worker {
                     match self.serve(port.as_mut()) {
                         Ok(Flow::Stop) => return,
                         Ok(Flow::Continue) => {}
-                        Err(e) => {
-                            self.set_status(ConnectionStatus::Error(format!("{}: {e}", self.path)))
-                        }
+                        Err(e) => self
+                            .set_status(ConnectionStatus::Error(port_error_message(&self.path, e))),
                     }
                 }
-                Err(e) => self.set_status(ConnectionStatus::Error(format!("{}: {e}", self.path))),
+                Err(e) => {
+                    self.set_status(ConnectionStatus::Error(port_error_message(&self.path, e)))
+                }
             }
             // Wait before retrying, still answering commands.
             let retry_at = Instant::now() + backoff;

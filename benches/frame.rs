@@ -21,6 +21,7 @@ fn harness_of_size(size: egui::Vec2) -> Harness<'static, BoardsightApp> {
         open_log: Some(log),
         autosave: None,
         file_dialogs: false,
+        scout: None,
     };
     let mut harness = Harness::builder()
         .with_size(size)

@@ -275,6 +275,7 @@ fn open_app(open_log: Option<PathBuf>) -> ExitCode {
         open_log,
         autosave: boardsight::pgn::autosave::Autosave::in_data_dir(),
         file_dialogs: true,
+        scout: Some(boardsight::connection::ScoutSetup::default()),
     };
     match boardsight::app::run(options) {
         Ok(()) => ExitCode::SUCCESS,

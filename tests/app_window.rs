@@ -125,6 +125,7 @@ fn every_menu_item_is_there_and_does_what_its_button_did() {
                 "Side panel",
                 "Light theme",
                 "Sensor health map",
+                "Timeline",
                 "Large sensor grid",
                 "Classic sensor colours",
                 "Zoom In",
@@ -254,4 +255,66 @@ fn the_first_run_welcomes_and_help_brings_the_welcome_back() {
     assert!(harness.state().settings().welcome_seen);
     menu(&mut harness, "Help", "Welcome");
     harness.get_by_label("Welcome to boardsight");
+}
+
+#[test]
+fn a_board_plugged_in_is_found_and_offered_and_connected_on_a_click() {
+    use boardsight::connection::{PortChoice, ScoutSetup, probe_port};
+    use std::sync::{Arc, Mutex};
+    let dir = tempfile::tempdir().expect("a folder");
+    let link = dir.path().join("centaur");
+    let path = link.to_string_lossy().into_owned();
+    // The machine's ports, as the test changes them: the board is plugged in later.
+    let plugged: Arc<Mutex<Vec<PortChoice>>> = Arc::default();
+    let listed = plugged.clone();
+    let options = boardsight::app::StartOptions {
+        open_log: None,
+        autosave: None,
+        file_dialogs: false,
+        scout: Some(ScoutSetup {
+            list: Box::new(move || Ok(listed.lock().map_err(|e| e.to_string())?.clone())),
+            interval: std::time::Duration::from_millis(50),
+            probe: Arc::new(probe_port),
+        }),
+    };
+    let mut harness = common::app::started(options, common::app::WINDOW);
+    click(&mut harness, "Got it");
+    // A DGT Centaur (the simulated one, on a pseudo-terminal) is plugged in.
+    let mut board = std::process::Command::new(env!("CARGO_BIN_EXE_boardsight"))
+        .args(["simulate", "--protocol", "centaur", "--link"])
+        .arg(&link)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("simulate starts");
+    common::wait_for_path(&link);
+    plugged.lock().expect("the list").push(PortChoice {
+        serial_number: Some("CENTAUR-42".to_owned()),
+        ..PortChoice::given(&path)
+    });
+    wait_for(
+        &mut harness,
+        &format!("Found a DGT Centaur on {path}: connect?"),
+    );
+    click(&mut harness, "Connect to it");
+    // The collapsed Board section says how the board stands.
+    click(&mut harness, "Board section, click to collapse");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        harness.step();
+        let summary = format!("DGT Centaur on {path} · connected");
+        let shown = harness.query_by_label_contains(&summary).is_some();
+        if harness.state().settings().known_boards.len() == 1 && shown {
+            break;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = board.kill();
+            panic!("the board found was never connected to");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(harness.state().settings().port, path);
+    let _ = std::process::Command::new("kill")
+        .args(["-INT", &board.id().to_string()])
+        .status();
+    let _ = board.wait();
 }

@@ -102,7 +102,11 @@ pub enum AppCommand {
     /// Show the first-run welcome (Help), or dismiss it for good.
     ShowWelcome(bool),
     ToggleSidePanel,
+    /// Show a recording's timeline (its slider, time strip and lanes) under the board.
+    ShowTimeline(bool),
     Quit,
+    /// Connect to the board found, as offered; `false`: not now.
+    AcceptOffer(bool),
     DismissNotice,
     Restore,
     OpenRestoredLog,

@@ -45,12 +45,32 @@ impl BoardsightApp {
                 self.screen.viewed_ply = None;
                 let config = self.recognizer_config();
                 let settings = &self.settings;
-                self.session
-                    .connect(settings.port.trim().to_owned(), settings.protocol, config);
+                let port = settings.port.trim().to_owned();
+                let protocol = settings.protocol;
+                self.session.connect(port.clone(), protocol, config);
                 self.session
                     .send(Command::Orient(settings.sensor_orientation));
+                if let Some(scout) = self.scout.as_mut()
+                    && scout.connected(&port, protocol)
+                {
+                    self.settings.known_boards = scout.known_boards().to_vec();
+                }
             }
-            AppCommand::Disconnect => session.disconnect(),
+            AppCommand::Disconnect => {
+                session.disconnect();
+                if let Some(scout) = self.scout.as_mut() {
+                    scout.disconnected();
+                }
+            }
+            AppCommand::AcceptOffer(accept) => {
+                if let Some(offer) = self.screen.offer.take()
+                    && accept
+                {
+                    self.settings.port = offer.path;
+                    self.settings.protocol = offer.protocol;
+                    self.run_command(ctx, AppCommand::Connect);
+                }
+            }
             AppCommand::RefreshPorts => match list_ports() {
                 Ok(ports) => self.screen.ports = ports,
                 Err(e) => session.set_notice(format!("The serial ports could not be listed: {e}")),
@@ -204,6 +224,7 @@ impl BoardsightApp {
                     self.settings.welcome_seen = true;
                 }
             }
+            AppCommand::ShowTimeline(on) => self.screen.show_timeline = on,
             AppCommand::ToggleSidePanel => self.settings.side_panel = !self.settings.side_panel,
             AppCommand::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
             AppCommand::DismissNotice => session.dismiss_notice(),

@@ -108,3 +108,26 @@ pub fn set_up(ctx: &egui::Context, text: &mut String, out: &mut Vec<AppCommand>)
         out.push(AppCommand::OpenWindow(None));
     }
 }
+
+/// A board plugged in and recognised: connect to it?
+pub fn board_found(
+    ctx: &egui::Context,
+    offer: &crate::connection::Offer,
+    out: &mut Vec<AppCommand>,
+) {
+    egui::Window::new("Board found")
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::RIGHT_TOP, egui::vec2(-16.0, 48.0))
+        .show(ctx, |ui| {
+            ui.label(offer.question());
+            ui.horizontal(|ui| {
+                if ui.button("Connect to it").clicked() {
+                    out.push(AppCommand::AcceptOffer(true));
+                }
+                if ui.button("Not now").clicked() {
+                    out.push(AppCommand::AcceptOffer(false));
+                }
+            });
+        });
+}

@@ -27,6 +27,8 @@ pub struct MenuState<'a> {
     pub dgt_shared: bool,
     pub live_pgn: bool,
     pub show_health: bool,
+    /// `Some(shown)` while a recording is open.
+    pub timeline: Option<bool>,
     pub table_view: bool,
     pub ports: &'a [PortChoice],
     /// The README's sections, for the Help menu.
@@ -331,6 +333,17 @@ fn view_menu(
     let mut health = state.show_health;
     if ui.checkbox(&mut health, "Sensor health map").clicked() {
         out.push(AppCommand::ShowHealth(health));
+    }
+    let mut timeline = state.timeline.unwrap_or(false);
+    if ui
+        .add_enabled(
+            state.timeline.is_some(),
+            egui::Checkbox::new(&mut timeline, "Timeline"),
+        )
+        .on_disabled_hover_text("Open a sensor log to see its timeline")
+        .clicked()
+    {
+        out.push(AppCommand::ShowTimeline(timeline));
     }
     ui.checkbox(&mut settings.large_sensor_grid, "Large sensor grid");
     ui.checkbox(&mut settings.classic_colours, "Classic sensor colours")

@@ -40,7 +40,7 @@ use eframe::egui;
 pub use crate::session::Timeline;
 pub use command::{AppCommand, FilePick, Window};
 
-use crate::connection::PortChoice;
+use crate::connection::{BoardScout, Offer, PortChoice, ScoutNews, ScoutSetup};
 use crate::pgn::PgnFile;
 use crate::pgn::autosave::Autosave;
 use crate::session::{Session, Source};
@@ -62,6 +62,9 @@ pub struct StartOptions {
     pub autosave: Option<Autosave>,
     /// The system's file dialogs open (off under test: a pick is only said).
     pub file_dialogs: bool,
+    /// Where boards are looked for as they are plugged in (`None`: nowhere, the port
+    /// list is refreshed by hand).
+    pub scout: Option<ScoutSetup>,
 }
 
 /// Runs the app in a window.
@@ -107,6 +110,10 @@ struct Screen {
     welcome: bool,
     /// The README's sections, for Help.
     guide: Vec<(String, String)>,
+    /// A board found, offered to connect to.
+    offer: Option<Offer>,
+    /// A recording's timeline is shown under the board.
+    show_timeline: bool,
 }
 
 pub struct BoardsightApp {
@@ -119,6 +126,8 @@ pub struct BoardsightApp {
     commands: Vec<AppCommand>,
     /// The system's file dialogs open (off under test).
     file_dialogs: bool,
+    /// Watches the ports: boards plugged in are offered, or reconnected if known.
+    scout: Option<BoardScout>,
 }
 
 impl BoardsightApp {
@@ -141,7 +150,7 @@ impl BoardsightApp {
         let mut app = Self {
             settings,
             session,
-            jobs: Jobs::start(wake),
+            jobs: Jobs::start(wake.clone()),
             screen: Screen {
                 textures: Some(PieceTextures::load(&ctx)),
                 fen_input: String::new(),
@@ -156,10 +165,22 @@ impl BoardsightApp {
                 window: None,
                 welcome: false,
                 guide: help::guide_sections(),
+                offer: None,
+                show_timeline: true,
             },
             commands: Vec::new(),
             file_dialogs: options.file_dialogs,
+            scout: None,
         };
+        if let Some(setup) = options.scout {
+            let known = app.settings.known_boards.clone();
+            match BoardScout::start_with(setup, known, wake.clone()) {
+                Ok(scout) => app.scout = Some(scout),
+                Err(e) => app
+                    .session
+                    .set_notice(format!("Boards plugged in will not be noticed: {e}")),
+            }
+        }
         app.screen.welcome = !app.settings.welcome_seen;
         let first = match options.open_log {
             Some(path) => AppCommand::OpenLog(path),
@@ -200,6 +221,30 @@ impl BoardsightApp {
         &self.session
     }
 
+    /// Takes in what the scout saw: the ports, a known board back, a new board found.
+    fn take_scout_news(&mut self, ctx: &egui::Context) {
+        let Some(scout) = self.scout.as_mut() else {
+            return;
+        };
+        for news in scout.poll() {
+            match news {
+                ScoutNews::Ports(ports) => self.screen.ports = ports,
+                ScoutNews::ListFailed(e) => self
+                    .session
+                    .set_notice(format!("The serial ports could not be listed: {e}")),
+                ScoutNews::Reconnect { path, protocol } => {
+                    self.settings.port = path;
+                    self.settings.protocol = protocol;
+                    self.commands.push(AppCommand::Connect);
+                }
+                ScoutNews::Offer(offer) => self.screen.offer = Some(offer),
+            }
+        }
+        if !self.commands.is_empty() {
+            self.run_commands(ctx);
+        }
+    }
+
     fn run_commands(&mut self, ctx: &egui::Context) {
         for command in std::mem::take(&mut self.commands) {
             self.run_command(ctx, command);
@@ -221,6 +266,7 @@ impl eframe::App for BoardsightApp {
         for done in self.jobs.finished() {
             self.finish_job(done);
         }
+        self.take_scout_news(ctx);
         if let Some(wait) = self.session.update(Instant::now()) {
             ctx.request_repaint_after(wait);
         }
@@ -275,6 +321,7 @@ impl eframe::App for BoardsightApp {
                 dgt_shared: session.dgt_share_path().is_some(),
                 live_pgn: session.live_pgn_path().is_some(),
                 show_health: screen.show_health,
+                timeline: recording.map(|_| screen.show_timeline),
                 table_view: screen.table_view,
                 ports: &screen.ports,
                 guide: &screen.guide,
@@ -284,7 +331,7 @@ impl eframe::App for BoardsightApp {
         egui::Panel::bottom("status").show(ui, |ui| {
             status_bar::show(ui, session, self.jobs.busy());
         });
-        if let Some(timeline) = recording {
+        if let Some(timeline) = recording.filter(|_| screen.show_timeline) {
             egui::Panel::bottom("timeline")
                 .resizable(true)
                 .default_size(250.0)
@@ -357,6 +404,9 @@ impl eframe::App for BoardsightApp {
             Some(Window::SetUp) => dialogs::set_up(&ctx, &mut screen.fen_input, out),
             Some(window) => help::window(&ctx, window, &screen.guide, out),
             None => {}
+        }
+        if let Some(found) = &screen.offer {
+            dialogs::board_found(&ctx, found, out);
         }
         if let Some(offer) = session.restore_offer() {
             dialogs::restore(&ctx, offer, out);

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::connection::KnownBoard;
 use crate::protocol::Protocol;
 use crate::reading::Orientation;
 use crate::recognizer::BoardOrientation;
@@ -60,6 +61,8 @@ pub struct Settings {
     pub large_sensor_grid: bool,
     /// The user's zoom (Ctrl +/−), over the system's scale factor.
     pub zoom: f32,
+    /// Boards connected to before, by USB serial number: plugged in, they reconnect.
+    pub known_boards: Vec<KnownBoard>,
 }
 
 /// The side panel's sections, open or collapsed.
@@ -109,6 +112,7 @@ impl Default for Settings {
             classic_colours: false,
             large_sensor_grid: false,
             zoom: 1.0,
+            known_boards: Vec::new(),
         }
     }
 }
@@ -213,6 +217,12 @@ mod tests {
             classic_colours: true,
             large_sensor_grid: true,
             zoom: 1.3,
+            known_boards: vec![KnownBoard {
+                serial_number: Some("CENTAUR-42".into()),
+                path: "/dev/ttyACM0".into(),
+                protocol: Protocol::Centaur,
+                description: "DGT Centaur".into(),
+            }],
         };
         assert_eq!(Settings::from_ron(&settings.to_ron()), (settings, None));
         // A file from an older version, without the newer fields.

@@ -100,19 +100,18 @@ fn serve(mut pty: PtyLink, shown: &Receiver<Shown>, epoch: Instant) {
     let mut buffer = [0u8; 256];
     loop {
         let Some(port) = pty.port() else { return };
-        let mut out = match port.read(&mut buffer) {
-            Ok(n) => board.receive(&buffer[..n], micros(Instant::now())),
-            Err(e) if is_quiet(&e) => Vec::new(),
+        let received = match port.read(&mut buffer) {
+            Ok(n) => n,
+            Err(e) if is_quiet(&e) => 0,
             Err(_) => {
                 // A terminal in trouble: try again later rather than spin.
                 std::thread::sleep(POLL);
-                Vec::new()
+                0
             }
         };
-        if board.take_reset() {
-            // Updates queued for a host that left are stale for the one starting now.
-            pty.discard_unread();
-        }
+        // What the session showed meanwhile comes first: a host that asks right after a
+        // move is answered with the position after it.
+        let mut out = Vec::new();
         loop {
             match shown.try_recv() {
                 Ok(Shown::Position(next)) => out.extend(board.show(&next)),
@@ -121,6 +120,13 @@ fn serve(mut pty: PtyLink, shown: &Receiver<Shown>, epoch: Instant) {
                 Err(TryRecvError::Disconnected) => return,
             }
         }
+        let answer = board.receive(&buffer[..received], micros(Instant::now()));
+        if board.take_reset() {
+            // Updates queued for a host that left are stale for the one starting now.
+            pty.discard_unread();
+            out.clear();
+        }
+        out.extend(answer);
         // The clock runs on: a new second on its display goes out in the clock modes.
         out.extend(board.tick(micros(Instant::now())));
         if !out.is_empty()

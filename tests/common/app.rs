@@ -36,7 +36,13 @@ pub fn first_run(
         open_log: open_log.map(Path::to_path_buf),
         autosave: autosave_dir.map(Autosave::new),
         file_dialogs: false,
+        scout: None,
     };
+    started(options, size)
+}
+
+/// The app started with `options` in a window of `size`, its file jobs done.
+pub fn started(options: StartOptions, size: egui::Vec2) -> Harness<'static, BoardsightApp> {
     let mut harness = Harness::builder()
         .with_size(size)
         .build_eframe(move |cc| BoardsightApp::new(cc, options));

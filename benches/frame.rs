@@ -26,6 +26,10 @@ fn harness_of_size(size: egui::Vec2) -> Harness<'static, BoardsightApp> {
     let mut harness = Harness::builder()
         .with_size(size)
         .build_eframe(move |cc| BoardsightApp::new(cc, options));
+    // As a user who has started it before sees it: no welcome over the board.
+    harness
+        .state_mut()
+        .push_command(AppCommand::ShowWelcome(false));
     settle(&mut harness);
     harness.run_steps(4);
     harness

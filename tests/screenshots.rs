@@ -80,6 +80,17 @@ fn render_until(
     render(name, Some(log), act);
 }
 
+/// With `UPDATE_SCREENSHOTS` set, writes what the app shows to `screenshots/NAME.png`, for
+/// the README.
+fn save_screenshot(harness: &mut Harness<'static, BoardsightApp>, name: &str) {
+    if std::env::var_os("UPDATE_SCREENSHOTS").is_some() {
+        let image = harness.render().expect("rendered");
+        image
+            .save(manifest().join("screenshots").join(format!("{name}.png")))
+            .expect("saved");
+    }
+}
+
 /// Renders the app on `log` (the simulated board without one), after `act` has done what
 /// a user would.
 fn render(
@@ -95,12 +106,7 @@ fn render(
     harness.run_steps(4);
     act(&mut harness);
     harness.run_steps(2);
-    if std::env::var_os("UPDATE_SCREENSHOTS").is_some() {
-        let image = harness.render().expect("rendered");
-        image
-            .save(manifest().join("screenshots").join(format!("{name}.png")))
-            .expect("saved");
-    }
+    save_screenshot(&mut harness, name);
     harness.snapshot(name);
     drop(dir);
 }
@@ -222,12 +228,7 @@ fn a_game_against_the_engine() {
     std::thread::sleep(std::time::Duration::from_millis(1200));
     harness.run_steps(3);
     harness.get_by_label_contains("for the engine");
-    if std::env::var_os("UPDATE_SCREENSHOTS").is_some() {
-        let image = harness.render().expect("rendered");
-        image
-            .save(manifest().join("screenshots").join("engine-move.png"))
-            .expect("saved");
-    }
+    save_screenshot(&mut harness, "engine-move");
 }
 
 #[test]
@@ -255,12 +256,7 @@ fn the_analysis_with_its_bar_and_lines() {
     }
     harness.run_steps(3);
     harness.get_by_label_contains("evaluation ");
-    if std::env::var_os("UPDATE_SCREENSHOTS").is_some() {
-        let image = harness.render().expect("rendered");
-        image
-            .save(manifest().join("screenshots").join("analysis.png"))
-            .expect("saved");
-    }
+    save_screenshot(&mut harness, "analysis");
 }
 
 /// The main window on the simulated board at its start, at `size`, in one theme; the
@@ -282,12 +278,7 @@ fn render_window(name: &str, size: (f32, f32), dark: bool, welcome: bool) {
     // The reading rate falls to nothing: the picture is the same each run.
     std::thread::sleep(std::time::Duration::from_millis(1200));
     harness.run_steps(4);
-    if std::env::var_os("UPDATE_SCREENSHOTS").is_some() {
-        let image = harness.render().expect("rendered");
-        image
-            .save(manifest().join("screenshots").join(format!("{name}.png")))
-            .expect("saved");
-    }
+    save_screenshot(&mut harness, name);
     harness.snapshot(name);
 }
 

@@ -376,62 +376,53 @@ fn help_menu(ui: &mut Ui, state: &MenuState<'_>, out: &mut Vec<AppCommand>) {
 
 /// The icons after the menus: the actions of every game, each with its words on hover.
 fn toolbar(ui: &mut Ui, state: &MenuState<'_>, settings: &Settings, out: &mut Vec<AppCommand>) {
-    let tool = |ui: &mut Ui,
-                icon: egui_material_icons::MaterialIcon,
-                name: &str,
-                tip: String,
-                enabled: bool| {
-        let response = ui
-            .add_enabled(
-                enabled,
-                Button::new(icon.rich_text().size(18.0)).frame(false),
-            )
-            .on_hover_text(tip);
-        // Screen readers (and tests) know it by its name, not its glyph.
-        let label = format!("{name} (toolbar)");
-        response
-            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, label.clone()));
-        response.clicked()
-    };
+    use egui_material_icons::MaterialIcon;
     let ctx = ui.ctx().clone();
-    let with_key =
-        |words: &str, action: Action| format!("{words} ({})", shortcuts::text(&ctx, action));
-    if tool(
+    // The actions a key reaches too: their words on hover end with the key.
+    let keyed = |ui: &mut Ui,
+                 tools: &[(MaterialIcon, &str, &str, Action, bool)],
+                 out: &mut Vec<AppCommand>| {
+        for &(icon, name, words, action, enabled) in tools {
+            let tip = format!("{words} ({})", shortcuts::text(&ctx, action));
+            if tool(ui, icon, name, tip, enabled) {
+                push_action(action, state, out);
+            }
+        }
+    };
+    keyed(
         ui,
-        icons::ICON_ADD_BOX,
-        "New game",
-        with_key("New game", Action::NewGame),
-        state.live,
-    ) {
-        push_action(Action::NewGame, state, out);
-    }
-    if tool(
-        ui,
-        icons::ICON_UNDO,
-        "Undo",
-        with_key("Take back the last move", Action::Undo),
-        state.live,
-    ) {
-        push_action(Action::Undo, state, out);
-    }
-    if tool(
-        ui,
-        icons::ICON_REDO,
-        "Redo",
-        with_key("Play the move taken back again", Action::Redo),
-        state.live && state.can_redo,
-    ) {
-        push_action(Action::Redo, state, out);
-    }
-    if tool(
-        ui,
-        icons::ICON_SWAP_VERT,
-        "Flip board",
-        with_key("Flip the board", Action::Flip),
-        true,
-    ) {
-        push_action(Action::Flip, state, out);
-    }
+        &[
+            (
+                icons::ICON_ADD_BOX,
+                "New game",
+                "New game",
+                Action::NewGame,
+                state.live,
+            ),
+            (
+                icons::ICON_UNDO,
+                "Undo",
+                "Take back the last move",
+                Action::Undo,
+                state.live,
+            ),
+            (
+                icons::ICON_REDO,
+                "Redo",
+                "Play the move taken back again",
+                Action::Redo,
+                state.live && state.can_redo,
+            ),
+            (
+                icons::ICON_SWAP_VERT,
+                "Flip board",
+                "Flip the board",
+                Action::Flip,
+                true,
+            ),
+        ],
+        out,
+    );
     ui.separator();
     if state.playing_engine {
         if tool(
@@ -443,45 +434,49 @@ fn toolbar(ui: &mut Ui, state: &MenuState<'_>, settings: &Settings, out: &mut Ve
         ) {
             out.push(AppCommand::StopEngine);
         }
-    } else if tool(
-        ui,
-        icons::ICON_SMART_TOY,
-        "Play the engine",
-        format!(
-            "Play the engine: it plays {} at level {}",
-            if settings.engine_plays_black {
-                "Black"
-            } else {
-                "White"
-            },
+    } else {
+        let side = if settings.engine_plays_black {
+            "Black"
+        } else {
+            "White"
+        };
+        let tip = format!(
+            "Play the engine: it plays {side} at level {}",
             settings.engine_level
-        ),
-        state.live,
-    ) {
-        out.push(AppCommand::StartEngine);
+        );
+        if tool(
+            ui,
+            icons::ICON_SMART_TOY,
+            "Play the engine",
+            tip,
+            state.live,
+        ) {
+            out.push(AppCommand::StartEngine);
+        }
     }
-    if tool(
+    keyed(
         ui,
-        icons::ICON_LIGHTBULB,
-        "Hint",
-        with_key("A hint: the best move as an arrow", Action::Hint),
-        true,
-    ) {
-        push_action(Action::Hint, state, out);
-    }
+        &[(
+            icons::ICON_LIGHTBULB,
+            "Hint",
+            "A hint: the best move as an arrow",
+            Action::Hint,
+            true,
+        )],
+        out,
+    );
     ui.separator();
-    if tool(
+    keyed(
         ui,
-        icons::ICON_FULLSCREEN,
-        "Table view",
-        with_key(
+        &[(
+            icons::ICON_FULLSCREEN,
+            "Table view",
             "The board full screen, to read from across the table",
             Action::TableView,
-        ),
-        true,
-    ) {
-        push_action(Action::TableView, state, out);
-    }
+            true,
+        )],
+        out,
+    );
     let (icon, words) = if settings.dark_theme {
         (icons::ICON_LIGHT_MODE, "Light theme")
     } else {
@@ -490,4 +485,23 @@ fn toolbar(ui: &mut Ui, state: &MenuState<'_>, settings: &Settings, out: &mut Ve
     if tool(ui, icon, words, words.into(), true) {
         out.push(AppCommand::ToggleTheme);
     }
+}
+
+/// One icon of the toolbar; screen readers (and tests) know it by its name, not its glyph.
+fn tool(
+    ui: &mut Ui,
+    icon: egui_material_icons::MaterialIcon,
+    name: &str,
+    tip: String,
+    enabled: bool,
+) -> bool {
+    let response = ui
+        .add_enabled(
+            enabled,
+            Button::new(icon.rich_text().size(18.0)).frame(false),
+        )
+        .on_hover_text(tip);
+    let label = format!("{name} (toolbar)");
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, label.clone()));
+    response.clicked()
 }

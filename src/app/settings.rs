@@ -3,10 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::connection::KnownBoard;
-use crate::protocol::Protocol;
+use crate::protocol::{Protocol, protocol_by_name};
 use crate::reading::Orientation;
 use crate::recognizer::BoardOrientation;
 
@@ -166,19 +166,6 @@ fn port_or_none<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D:
         Port::Path(path) | Port::Maybe(Some(path)) => path,
         Port::Maybe(None) => String::new(),
     })
-}
-
-mod protocol_by_name {
-    use super::*;
-
-    pub fn serialize<S: Serializer>(protocol: &Protocol, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(protocol.name())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Protocol, D::Error> {
-        let name = String::deserialize(deserializer)?;
-        name.parse().map_err(serde::de::Error::custom)
-    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ports::PortChoice;
 use super::probe::Verdict;
-use crate::protocol::Protocol;
+use crate::protocol::{Protocol, protocol_by_name};
 
 /// A board connected to before, kept between runs (the app stores the list in its
 /// settings): known again by its USB serial number on whatever port it comes back, or, for a
@@ -192,22 +192,6 @@ impl BoardFinder {
         let before = self.known.len();
         self.known.retain(|k| !k.is(port));
         self.known.len() != before
-    }
-}
-
-/// Protocols stored by name ("centaur"), as the settings store them.
-mod protocol_by_name {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    use crate::protocol::Protocol;
-
-    pub fn serialize<S: Serializer>(protocol: &Protocol, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(protocol.name())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Protocol, D::Error> {
-        let name = String::deserialize(deserializer)?;
-        name.parse().map_err(serde::de::Error::custom)
     }
 }
 

@@ -149,3 +149,21 @@ mod tests {
         assert!("dgt-pegasus".parse::<Protocol>().is_err());
     }
 }
+
+/// Protocols stored by name ("centaur") with serde: `#[serde(with = "protocol_by_name")]`.
+pub mod protocol_by_name {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::Protocol;
+
+    /// Writes the protocol's name.
+    pub fn serialize<S: Serializer>(protocol: &Protocol, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(protocol.name())
+    }
+
+    /// Reads a protocol by its name; an unknown name is an error that says it.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Protocol, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}

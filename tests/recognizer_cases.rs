@@ -751,3 +751,10 @@ fn noise_flipping_one_square_for_one_scan_changes_no_move() {
     assert_eq!(decided_at(&result, "3:Nf3"), Some(3300));
     assert_eq!(decided_at(&result, "4:Nc6"), Some(4300));
 }
+
+#[test]
+fn a_bishop_slid_on_a_polled_board_is_taken_at_the_poll_that_finds_its_origin_empty() {
+    // The poll before found the bishop on e2 while it was still on f1.
+    let result = expect_game_without_alarm("slide-polled-straddle");
+    assert_eq!(decided_at(&result, "9:Be2"), Some(10307));
+}

@@ -5,6 +5,11 @@ use shakmaty::attacks::king_attacks;
 use shakmaty::{Bitboard, Move, Position, Role};
 
 use super::evidence::{Evidence, STRADDLE_MS, Stamp};
+
+/// How far apart a polled board may stamp two changes made together: one poll (a Centaur
+/// is polled every 75 ms; a change just before a poll and one just after it are a poll
+/// apart), with room for a late poll.
+const POLL_SKEW_MS: crate::reading::Millis = 100;
 use super::line::{Line, Node};
 use super::moves::{footprint, promotion_role, slide_way, touched_squares};
 
@@ -354,9 +359,10 @@ impl Search<'_, '_> {
             .filter_map(|sq| evidence.last_arrival(sq, self.since))
             .max();
         // By time, not by order: a poll's occupancy may reveal a lift whose event was lost.
-        // A slid piece may read on its new square a moment before its old one empties.
+        // A slid piece may read on its new square a moment before its old one empties, and
+        // a polled board stamps each change with its poll: the two may be a poll apart.
         match (left, landed) {
-            (Some(left), Some(landed)) => landed.t + STRADDLE_MS >= left.t,
+            (Some(left), Some(landed)) => landed.t + STRADDLE_MS + POLL_SKEW_MS >= left.t,
             _ => true,
         }
     }

@@ -133,6 +133,7 @@ pub struct BoardsightApp {
 impl BoardsightApp {
     pub fn new(cc: &eframe::CreationContext<'_>, options: StartOptions) -> Self {
         let (settings, warning) = Settings::load(cc.storage);
+        let welcome = !settings.welcome_seen;
         let ctx = cc.egui_ctx.clone();
         theme::install(&ctx, settings.dark_theme);
         egui_material_icons::initialize(&ctx);
@@ -163,7 +164,7 @@ impl BoardsightApp {
                 show_health: false,
                 grid_beside: true,
                 window: None,
-                welcome: false,
+                welcome,
                 guide: help::guide_sections(),
                 offer: None,
                 show_timeline: true,
@@ -181,7 +182,6 @@ impl BoardsightApp {
                     .set_notice(format!("Boards plugged in will not be noticed: {e}")),
             }
         }
-        app.screen.welcome = !app.settings.welcome_seen;
         let first = match options.open_log {
             Some(path) => AppCommand::OpenLog(path),
             None => AppCommand::UseSimulator,

@@ -20,3 +20,14 @@ pub use ports::{PortChoice, UsbId, list_ports, ports_with};
 pub use probe::{Verdict, probe_port, probe_ports};
 pub use scout::{BoardScout, ScoutNews, ScoutSetup};
 pub use worker::{Change, Command, Connection, ConnectionStatus, Update, connect};
+
+/// Whether a serial read's error only says nothing came yet (a timeout, no data, a
+/// signal): the caller reads again.
+pub fn is_quiet(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::TimedOut
+            | std::io::ErrorKind::WouldBlock
+            | std::io::ErrorKind::Interrupted
+    )
+}

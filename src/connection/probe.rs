@@ -407,13 +407,7 @@ fn run_probe(port: &mut dyn serialport::SerialPort) -> io::Result<Verdict> {
             match port.read(&mut buffer) {
                 Ok(0) => {}
                 Ok(n) => probe.heard(began.elapsed(), &buffer[..n]),
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        io::ErrorKind::TimedOut
-                            | io::ErrorKind::WouldBlock
-                            | io::ErrorKind::Interrupted
-                    ) => {}
+                Err(e) if crate::connection::is_quiet(&e) => {}
                 Err(e) => return Err(e),
             }
             if probe.decided(began.elapsed()) {

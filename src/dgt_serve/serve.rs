@@ -102,7 +102,7 @@ fn serve(mut pty: PtyLink, shown: &Receiver<Shown>, epoch: Instant) {
         let Some(port) = pty.port() else { return };
         let received = match port.read(&mut buffer) {
             Ok(n) => n,
-            Err(e) if is_quiet(&e) => 0,
+            Err(e) if crate::connection::is_quiet(&e) => 0,
             Err(_) => {
                 // A terminal in trouble: try again later rather than spin.
                 std::thread::sleep(POLL);
@@ -137,11 +137,4 @@ fn serve(mut pty: PtyLink, shown: &Receiver<Shown>, epoch: Instant) {
             let _ = port.write_all(&out);
         }
     }
-}
-
-fn is_quiet(e: &io::Error) -> bool {
-    matches!(
-        e.kind(),
-        io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
-    )
 }

@@ -111,13 +111,7 @@ impl Device {
                     port.write_all(&replies)?;
                 }
                 // A signal (Ctrl-C) interrupts the wait; `stop` says whether to go on.
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        io::ErrorKind::TimedOut
-                            | io::ErrorKind::WouldBlock
-                            | io::ErrorKind::Interrupted
-                    ) => {}
+                Err(e) if crate::connection::is_quiet(&e) => {}
                 Err(e) => return Err(e),
             }
             if self.next >= script.len() {

@@ -31,6 +31,17 @@ pub struct BoardState<'a> {
 
 pub const WARNING: Color32 = Color32::from_rgb(230, 160, 40);
 
+/// Says whose clock is shown while the program following the shared board drives it, and
+/// the text that program put on the clock's display.
+pub fn host_clock_note(ui: &mut egui::Ui, host: &crate::session::HostDisplay) {
+    if let Some(text) = &host.text {
+        ui.label(RichText::new(format!("Clock: {text}")).monospace().size(18.0));
+    }
+    if host.clock.is_some() {
+        ui.small("Times set by the program using the shared board");
+    }
+}
+
 pub fn show(
     ui: &mut egui::Ui,
     session: &Session,
@@ -54,6 +65,7 @@ pub fn show(
             ui.colored_label(WARNING, RichText::new(flag_words(color, result)).size(18.0));
         }
     }
+    host_clock_note(ui, session.dgt_host());
     let (position, last_move) = session.view().at(state.viewed_ply);
     if state.viewed_ply.is_some() {
         ui.label(match state.viewed_ply {
@@ -164,6 +176,7 @@ pub fn sensor_column(
     grid.highlight = column.highlight;
     grid.health = column.show_health.then(|| session.health());
     grid.classic_colours = column.classic_colours;
+    grid.lights = session.dgt_host().lights;
     if let Some(square) = sensor_view::show(ui, &grid) {
         out.push(AppCommand::SensorClick(square));
     }

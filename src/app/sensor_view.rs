@@ -175,6 +175,12 @@ pub fn legend(ui: &mut egui::Ui, classic: bool) {
     }
 }
 
+/// A board's light, on: a bright ring round the square's middle, clear of the piece's disc.
+fn light(painter: &egui::Painter, cell: egui::Rect) {
+    let stroke = Stroke::new(cell.width() * 0.08, LIGHT_ON);
+    painter.circle_stroke(cell.center(), cell.width() * 0.4, stroke);
+}
+
 /// A ring: a piece is there, but the sensor reads nothing.
 fn ring(painter: &egui::Painter, cell: egui::Rect) {
     let stroke = Stroke::new(cell.width() * 0.06, Color32::from_gray(35));
@@ -227,6 +233,8 @@ pub struct Grid<'a> {
     pub health: Option<&'a SensorHealth>,
     /// The first colours instead of the colour-blind-safe palette.
     pub classic_colours: bool,
+    /// The board's lights that are on (those a DGT host lit).
+    pub lights: Bitboard,
 }
 
 impl<'a> Grid<'a> {
@@ -251,12 +259,15 @@ impl<'a> Grid<'a> {
             awaited: snapshot.expected_move,
             health: None,
             classic_colours: false,
+            lights: Bitboard::EMPTY,
         }
     }
 }
 
 const HIGHLIGHT: Color32 = Color32::from_rgb(30, 160, 255);
 const AWAITED: Color32 = Color32::from_rgb(230, 120, 0);
+/// A lit LED: the Okabe–Ito yellow, apart from every state's colour.
+const LIGHT_ON: Color32 = Color32::from_rgb(240, 228, 66);
 
 /// Draws the grid; returns the square clicked (a virtual board lifts or places there).
 pub fn show(ui: &mut egui::Ui, grid: &Grid<'_>) -> Option<Square> {
@@ -319,6 +330,10 @@ pub fn show(ui: &mut egui::Ui, grid: &Grid<'_>) -> Option<Square> {
         if awaited {
             painter.rect_stroke(cell, 2.0, Stroke::new(3.0, AWAITED), StrokeKind::Inside);
         }
+        let lit = grid.lights.contains(square);
+        if lit {
+            light(&painter, cell);
+        }
         let sense = if grid.clickable {
             Sense::click()
         } else {
@@ -337,6 +352,9 @@ pub fn show(ui: &mut egui::Ui, grid: &Grid<'_>) -> Option<Square> {
         }
         if awaited {
             label.push_str(", the engine's move");
+        }
+        if lit {
+            label.push_str(", its light is on");
         }
         if square_target(ui, cell, ("sensor", square), &label, sense) {
             clicked = Some(square);

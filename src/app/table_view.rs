@@ -53,6 +53,7 @@ pub fn show(
                 clock_view::show(ui, face, (column / 14.0).clamp(22.0, 48.0), flipped);
                 ui.add_space(12.0);
             }
+            super::central_panel::host_clock_note(ui, session.dgt_host());
             let (text, alarm) = state_words(session);
             let words = RichText::new(text).size((column / 11.0).clamp(24.0, 56.0));
             if alarm {
@@ -68,8 +69,9 @@ pub fn show(
             moves(ui, session, column);
             ui.add_space(16.0);
             let inset = (column * 0.45).min(side * 0.4);
-            let grid =
+            let mut grid =
                 sensor_view::Grid::of(snapshot, session.activity().flashes(), flipped, inset);
+            grid.lights = session.dgt_host().lights;
             sensor_view::show(ui, &grid);
             ui.add_space(16.0);
             let button = |text: &str| egui::Button::new(RichText::new(text).size(20.0));

@@ -146,7 +146,7 @@ fn print_news(session: &mut Session) {
 
 /// A virtual DGT board linked at `link`, its path told on stdout for the other program.
 fn start_virtual_board(link: &Path) -> Result<VirtualDgtBoard, String> {
-    let board = VirtualDgtBoard::start(Some(link))
+    let board = VirtualDgtBoard::start(Some(link), no_wake())
         .map_err(|e| format!("--serve-dgt {}: {e}", link.display()))?;
     println!(
         "DGT board for other programs on {} (linked at {})",

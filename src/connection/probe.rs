@@ -529,7 +529,7 @@ mod tests {
         let mut board = dgt::Board::default();
         let pieces = [None; 64];
         let (steps, verdict) = run(|step| match step {
-            Step::Ask { bytes, .. } => board.receive(bytes, &pieces, None),
+            Step::Ask { bytes, .. } => board.receive(bytes, &pieces, None, 0),
             _ => Vec::new(),
         });
         assert_eq!(

@@ -5,7 +5,7 @@ use shakmaty::{Color, Piece, Position, Square};
 
 use crate::clock::GameClocks;
 use crate::protocol::Micros;
-use crate::protocol::dgt::{self, DgtClock};
+use crate::protocol::dgt::{self, DgtClock, HostSaid};
 use crate::reading::Millis;
 
 /// Pieces by square (a1 = 0), as the DGT codec takes them.
@@ -71,7 +71,13 @@ impl VirtualBoard {
     /// position, a clock request the clock as it reads now).
     pub fn receive(&mut self, bytes: &[u8], now: Micros) -> Vec<u8> {
         let clock = self.clock_at(now);
-        self.protocol.receive(bytes, &self.shown, clock.as_ref())
+        self.protocol
+            .receive(bytes, &self.shown, clock.as_ref(), now)
+    }
+
+    /// What the host told the clock and the lights since the last call, in order.
+    pub fn take_heard(&mut self) -> Vec<HostSaid> {
+        self.protocol.take_heard()
     }
 
     /// Shows the clock as it read at `at` (`None`: no clock); returns what to send now.

@@ -1,6 +1,7 @@
 //! The virtual board on a pseudo-terminal, served by a thread of its own: the caller hands
 //! it settled positions and the clock over a channel and never waits for the other program.
-//! The thread runs the clock on between what it is told, so the host sees it count down.
+//! The thread runs the clock on between what it is told, so the host sees it count down,
+//! and hands back what the host told the clock and the lights.
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -11,9 +12,9 @@ use serialport::SerialPort;
 use shakmaty::Position;
 
 use super::board::VirtualBoard;
-use crate::background::WorkerThread;
+use crate::background::{Wake, WorkerThread};
 use crate::protocol::Micros;
-use crate::protocol::dgt::DgtClock;
+use crate::protocol::dgt::{DgtClock, HostSaid};
 use crate::sim::pty::PtyLink;
 
 /// How long the thread waits for the host's bytes before looking for a new position; also
@@ -34,14 +35,16 @@ pub struct VirtualDgtBoard {
     path: PathBuf,
     device: PathBuf,
     shown: Option<Sender<Shown>>,
+    heard: Receiver<(HostSaid, Instant)>,
     /// Dropped after `shown`: the thread sees its owner gone, and is joined.
     _thread: WorkerThread,
 }
 
 impl VirtualDgtBoard {
     /// Opens a pseudo-terminal (with `link` made a symlink to it) showing the standard
-    /// start position until the first `show`.
-    pub fn start(link: Option<&Path>) -> io::Result<Self> {
+    /// start position until the first `show`; `wake` is called when the host told the
+    /// clock or the lights something.
+    pub fn start(link: Option<&Path>, wake: Wake) -> io::Result<Self> {
         let mut pty = PtyLink::open(link)?;
         let device = pty
             .device_path()
@@ -51,14 +54,17 @@ impl VirtualDgtBoard {
             port.set_timeout(POLL)?;
         }
         let (shown, received) = mpsc::channel();
+        let (tell, heard) = mpsc::channel();
         let epoch = Instant::now();
         let thread = WorkerThread::spawn("virtual DGT board", move || {
-            serve(pty, &received, epoch);
+            let host = Host { tell, wake };
+            serve(pty, &received, &host, epoch);
         })?;
         Ok(Self {
             path: link.map_or_else(|| device.clone(), Path::to_owned),
             device,
             shown: Some(shown),
+            heard,
             _thread: thread,
         })
     }
@@ -85,6 +91,11 @@ impl VirtualDgtBoard {
         self.send(Shown::Clock(clock, Instant::now()));
     }
 
+    /// What the host told the clock and the lights since the last call, and when.
+    pub fn take_heard(&self) -> Vec<(HostSaid, Instant)> {
+        self.heard.try_iter().collect()
+    }
+
     fn send(&self, shown: Shown) {
         if let Some(sender) = &self.shown {
             // Only a thread that panicked has stopped listening; nothing is left to show.
@@ -93,8 +104,14 @@ impl VirtualDgtBoard {
     }
 }
 
+/// Where the thread hands back what the host said.
+struct Host {
+    tell: Sender<(HostSaid, Instant)>,
+    wake: Wake,
+}
+
 /// Answers the host and sends updates until the owner is gone. Times count from `epoch`.
-fn serve(mut pty: PtyLink, shown: &Receiver<Shown>, epoch: Instant) {
+fn serve(mut pty: PtyLink, shown: &Receiver<Shown>, host: &Host, epoch: Instant) {
     let micros = |at: Instant| at.saturating_duration_since(epoch).as_micros() as Micros;
     let mut board = VirtualBoard::new(&shakmaty::Board::default());
     let mut buffer = [0u8; 256];
@@ -121,6 +138,15 @@ fn serve(mut pty: PtyLink, shown: &Receiver<Shown>, epoch: Instant) {
             }
         }
         let answer = board.receive(&buffer[..received], micros(Instant::now()));
+        let heard = board.take_heard();
+        if !heard.is_empty() {
+            let now = Instant::now();
+            for said in heard {
+                // An owner gone is noticed below, at the next position.
+                let _ = host.tell.send((said, now));
+            }
+            (host.wake)();
+        }
         if board.take_reset() {
             // Updates queued for a host that left are stale for the one starting now.
             pty.discard_unread();

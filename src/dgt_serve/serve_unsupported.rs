@@ -10,7 +10,7 @@ pub struct VirtualDgtBoard {
 }
 
 impl VirtualDgtBoard {
-    pub fn start(_link: Option<&Path>) -> io::Result<Self> {
+    pub fn start(_link: Option<&Path>, _wake: crate::background::Wake) -> io::Result<Self> {
         Err(io::Error::new(
             io::ErrorKind::Unsupported,
             "a virtual DGT board needs a Unix pseudo-terminal, which this system does not have",
@@ -30,6 +30,10 @@ impl VirtualDgtBoard {
     }
 
     pub fn show_clock(&self, _clock: Option<crate::protocol::dgt::DgtClock>) {
+        match self.never {}
+    }
+
+    pub fn take_heard(&self) -> Vec<(crate::protocol::dgt::HostSaid, std::time::Instant)> {
         match self.never {}
     }
 }

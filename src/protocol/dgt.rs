@@ -11,6 +11,7 @@
 
 use shakmaty::{Bitboard, Color, Piece, Role, Square};
 
+use super::dgt_clock::{ClockCommand, Lights, ack_of, parse_clock_command, parse_lights};
 use super::{HostSession, Micros, a8_order_of, square_from_a8_order};
 use crate::reading::Reading;
 
@@ -174,10 +175,15 @@ impl DgtClock {
 }
 
 /// The clock message (`0x8D`): `None` says no clock is connected. White is the left player
-/// (`LEFT_PLAYER`); the tumbler is up on the side whose time runs (after a flag: whose flag
+/// (`LEFT_PLAYER`); the lever is up on the side whose time runs (after a flag: whose flag
 /// fell). Times are whole seconds left, rounded down as `ClockTime` shows them; the clock
 /// has one hours digit, so times from 10 hours on show 9:59:59.
 pub fn encode_clock(clock: Option<&DgtClock>) -> Vec<u8> {
+    encode_clock_with_lever(clock, clock.and_then(|c| c.running.or(c.flag)))
+}
+
+/// The clock message with the lever up on `lever`'s side (`None`: down on the right).
+pub fn encode_clock_with_lever(clock: Option<&DgtClock>, lever: Option<Color>) -> Vec<u8> {
     let Some(clock) = clock else {
         return message(CLOCK_TIMES, &[0, 0, 0, 0, 0, 0, NO_CLOCK]);
     };
@@ -190,15 +196,18 @@ pub fn encode_clock(clock: Option<&DgtClock>) -> Vec<u8> {
         };
         [hours | flag, bcd(minutes), bcd(seconds)]
     };
-    let up = clock.running.or(clock.flag);
+    let to_move = clock.running.or(clock.flag);
     let mut status = 0;
     if clock.running.is_some() {
         status |= CLOCK_RUNNING;
     }
-    if up == Some(!LEFT_PLAYER) {
-        status |= TUMBLER_HIGH_RIGHT | RIGHT_TO_MOVE;
+    if lever == Some(!LEFT_PLAYER) {
+        status |= TUMBLER_HIGH_RIGHT;
     }
-    if up == Some(LEFT_PLAYER) {
+    if to_move == Some(!LEFT_PLAYER) {
+        status |= RIGHT_TO_MOVE;
+    }
+    if to_move == Some(LEFT_PLAYER) {
         status |= LEFT_TO_MOVE;
     }
     let mut data = Vec::with_capacity(7);
@@ -372,16 +381,36 @@ impl Host {
     }
 }
 
-/// The board's side: answers the host's commands and reports changes in update mode. The
-/// clock it reports is the caller's (`None`: no clock attached); clock commands are skipped.
+/// The board's side: answers the host's commands and reports changes in update mode, with
+/// a DGT 3000 clock attached. The clock shows the caller's clock (`None`: no clock) until
+/// the host sets it (set-and-run); from then on it shows the host's times, running on by
+/// themselves, until the host resets the board. What the host told the clock and the
+/// lights is kept for `take_heard`.
 #[derive(Default)]
 pub struct Board {
     mode: Mode,
-    /// Bytes of a sized command (clock, LEDs) still to skip; `None` while its size byte is due.
-    skipping: Option<Skip>,
+    /// A sized command (clock, LEDs) being read.
+    reading: Option<SizedCommand>,
     reset_heard: bool,
     /// The clock message last sent in an update mode with clock times, and when.
     clock_sent: Option<(Vec<u8>, Micros)>,
+    /// The clock as the host last set it, and when.
+    host_clock: Option<(DgtClock, Micros)>,
+    /// The side whose lever is up: it follows the caller's clock (a player presses it)
+    /// and stands still while the host drives the clock.
+    lever: Option<Color>,
+    heard: Vec<HostSaid>,
+}
+
+/// What the host told the clock or the lights.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HostSaid {
+    /// A command for the clock.
+    Clock(ClockCommand),
+    /// The lights set.
+    Lights(Lights),
+    /// The host reset the board: it starts afresh, and no longer drives the clock.
+    Reset,
 }
 
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
@@ -396,42 +425,51 @@ enum Mode {
     ClockWhenChanged,
 }
 
-#[derive(Clone, Copy)]
-enum Skip {
-    SizeDue,
-    Bytes(u8),
+/// A command with a size byte: its first byte, the size once read, the bytes so far.
+struct SizedCommand {
+    id: u8,
+    size: Option<usize>,
+    body: Vec<u8>,
 }
 
 /// In `0x43` mode a clock standing still is sent again after this long.
 const CLOCK_REPEAT: Micros = 1_000_000;
 
 impl Board {
-    /// Commands from the host; returns the replies. `clock` is the clock as it reads now.
+    /// Commands from the host at `now`; returns the replies. `clock` is the caller's clock
+    /// as it reads now.
     pub fn receive(
         &mut self,
         bytes: &[u8],
         pieces: &[Option<Piece>; 64],
         clock: Option<&DgtClock>,
+        now: Micros,
     ) -> Vec<u8> {
         let mut replies = Vec::new();
         for &byte in bytes {
-            match self.skipping {
-                Some(Skip::SizeDue) => {
-                    self.skipping = (byte > 0).then_some(Skip::Bytes(byte));
-                    continue;
+            if let Some(command) = &mut self.reading {
+                match command.size {
+                    None => command.size = Some(usize::from(byte)),
+                    Some(_) => command.body.push(byte),
                 }
-                Some(Skip::Bytes(left)) => {
-                    self.skipping = (left > 1).then_some(Skip::Bytes(left - 1));
-                    continue;
+                if command.size.is_some_and(|size| command.body.len() >= size) {
+                    let SizedCommand { id, body, .. } = std::mem::take(command);
+                    self.reading = None;
+                    replies.extend(self.sized_command(id, &body, now));
                 }
-                None => {}
+                continue;
             }
             match byte {
                 RESET => {
                     self.mode = Mode::Idle;
                     self.reset_heard = true;
+                    self.host_clock = None;
+                    self.heard.push(HostSaid::Reset);
                 }
-                CLOCK_REQUEST => replies.extend(encode_clock(clock)),
+                CLOCK_REQUEST => {
+                    let (shown, lever) = self.clock_at(clock, now);
+                    replies.extend(encode_clock_with_lever(shown.as_ref(), lever));
+                }
                 BOARD_DUMP_REQUEST => replies.extend(encode_dump(pieces)),
                 UPDATE_MODE => self.mode = Mode::Board,
                 UPDATE_WITH_CLOCK | UPDATE_NICE => {
@@ -451,12 +489,71 @@ impl Board {
                 VERSION_REQUEST => {
                     replies.extend(message(VERSION, &[FIRMWARE_VERSION.0, FIRMWARE_VERSION.1]));
                 }
-                CLOCK_COMMAND | SET_LEDS => self.skipping = Some(Skip::SizeDue),
+                CLOCK_COMMAND | SET_LEDS => {
+                    self.reading = Some(SizedCommand {
+                        id: byte,
+                        size: None,
+                        body: Vec::new(),
+                    });
+                }
                 // Anything else a real board ignores too.
                 _ => {}
             }
         }
         replies
+    }
+
+    /// Takes a whole clock or LED command; returns the clock's acknowledgement, if due.
+    fn sized_command(&mut self, id: u8, body: &[u8], now: Micros) -> Vec<u8> {
+        if id == SET_LEDS {
+            if let Some(lights) = parse_lights(body) {
+                self.heard.push(HostSaid::Lights(lights));
+            }
+            return Vec::new();
+        }
+        let Some(command) = parse_clock_command(body) else {
+            return Vec::new();
+        };
+        if let ClockCommand::SetAndRun(clock) = command {
+            self.host_clock = Some((clock, now));
+        }
+        // The clock acknowledges only in the update modes with clock times.
+        let ack = if self.sends_clock() {
+            ack_of(&command)
+        } else {
+            Vec::new()
+        };
+        self.heard.push(HostSaid::Clock(command));
+        ack
+    }
+
+    fn sends_clock(&self) -> bool {
+        matches!(self.mode, Mode::WithClock | Mode::ClockWhenChanged)
+    }
+
+    /// What the clock shows at `now`, and the side whose lever is up: the host's clock once
+    /// it set one, else the caller's (whose lever the players press).
+    fn clock_at(&mut self, own: Option<&DgtClock>, now: Micros) -> (Option<DgtClock>, Option<Color>) {
+        if let Some((clock, at)) = self.host_clock {
+            return (
+                Some(clock.after(now.saturating_sub(at) / 1000)),
+                self.lever,
+            );
+        }
+        if let Some(own) = own {
+            self.lever = own.running.or(own.flag);
+        }
+        (own.copied(), self.lever)
+    }
+
+    /// Whether the host drives the clock (it set it since its last reset).
+    pub fn host_drives_clock(&self) -> bool {
+        self.host_clock.is_some()
+    }
+
+    /// What the host told the clock and the lights since the last call, in order.
+    pub fn take_heard(&mut self) -> Vec<HostSaid> {
+        std::mem::take(&mut self.heard)
     }
 
     /// What to send when a square changed.
@@ -468,20 +565,22 @@ impl Board {
         }
     }
 
-    /// What to send as the clock reads `clock` at `now`: in `0x43` and `0x4b` modes a clock
-    /// message when what it shows changed (`0x43` also repeats a clock standing still every
-    /// second). Without a clock nothing is sent, but a clock that goes away is told once.
+    /// What to send as the caller's clock reads `clock` at `now`: in `0x43` and `0x4b`
+    /// modes a clock message when what it shows changed (`0x43` also repeats a clock
+    /// standing still every second). Without a clock nothing is sent, but a clock that goes
+    /// away is told once.
     pub fn clock_shown(&mut self, clock: Option<&DgtClock>, now: Micros) -> Vec<u8> {
-        if !matches!(self.mode, Mode::WithClock | Mode::ClockWhenChanged) {
+        if !self.sends_clock() {
             return Vec::new();
         }
-        let Some(clock) = clock else {
+        let (shown, lever) = self.clock_at(clock, now);
+        let Some(shown) = shown else {
             return match self.clock_sent.take() {
                 Some(_) => encode_clock(None),
                 None => Vec::new(),
             };
         };
-        let bytes = encode_clock(Some(clock));
+        let bytes = encode_clock_with_lever(Some(&shown), lever);
         let due = match &self.clock_sent {
             None => true,
             Some((sent, at)) => {
@@ -499,6 +598,16 @@ impl Board {
     /// Whether the host sent a reset since the last call: a host starting afresh.
     pub fn take_reset(&mut self) -> bool {
         std::mem::take(&mut self.reset_heard)
+    }
+}
+
+impl Default for SizedCommand {
+    fn default() -> Self {
+        Self {
+            id: 0,
+            size: None,
+            body: Vec::new(),
+        }
     }
 }
 
@@ -628,7 +737,7 @@ mod tests {
         let commands = host.open(0);
         assert_eq!(commands, [0x40, 0x42, 0x44]);
         let mut board = Board::default();
-        let reply = board.receive(&commands, &start_pieces(), None);
+        let reply = board.receive(&commands, &start_pieces(), None, 0);
         assert_eq!(reply, encode_dump(&start_pieces()));
         assert!(!board.changed(Square::E2, None).is_empty());
     }
@@ -638,22 +747,22 @@ mod tests {
         let mut board = Board::default();
         let pieces = start_pieces();
         assert_eq!(
-            board.receive(&[SERIAL_NUMBER_REQUEST], &pieces, None),
+            board.receive(&[SERIAL_NUMBER_REQUEST], &pieces, None, 0),
             [0x91, 0x00, 0x08, b'0', b'0', b'0', b'0', b'1']
         );
         assert_eq!(
-            board.receive(&[BUS_ADDRESS_REQUEST], &pieces, None),
+            board.receive(&[BUS_ADDRESS_REQUEST], &pieces, None, 0),
             [0x90, 0x00, 0x05, 0x00, 0x01]
         );
         assert_eq!(
-            board.receive(&[VERSION_REQUEST], &pieces, None),
+            board.receive(&[VERSION_REQUEST], &pieces, None, 0),
             [0x93, 0x00, 0x05, 0x01, 0x00]
         );
-        let trademark = board.receive(&[TRADEMARK_REQUEST], &pieces, None);
+        let trademark = board.receive(&[TRADEMARK_REQUEST], &pieces, None, 0);
         assert_eq!(trademark[0], 0x92);
         assert_eq!(usize::from(trademark[2]), trademark.len());
         assert!(trademark[3..].iter().all(|b| b.is_ascii()));
-        let clock = board.receive(&[CLOCK_REQUEST], &pieces, None);
+        let clock = board.receive(&[CLOCK_REQUEST], &pieces, None, 0);
         assert_eq!(clock.len(), 10);
         assert_eq!(clock[..3], [0x8D, 0x00, 0x0A]);
         assert_eq!(clock[9] & NO_CLOCK, NO_CLOCK);
@@ -667,14 +776,15 @@ mod tests {
         let display = [
             0x2b, 0x0b, 0x03, 0x01, 0x42, 0x44, 0x42, 0x42, 0x42, 0x42, 0x00, 0x01, 0x00,
         ];
-        assert!(board.receive(&display, &pieces, None).is_empty());
+        assert!(board.receive(&display, &pieces, None, 0).is_empty());
         assert!(board.changed(Square::E2, None).is_empty(), "still idle");
         // Split across reads, then a real command after it.
-        assert!(board.receive(&display[..5], &pieces, None).is_empty());
+        assert!(board.receive(&display[..5], &pieces, None, 0).is_empty());
         let reply = board.receive(
             &[&display[5..], &[BOARD_DUMP_REQUEST][..]].concat(),
             &pieces,
             None,
+            0,
         );
         assert_eq!(reply, encode_dump(&pieces));
     }
@@ -684,13 +794,13 @@ mod tests {
         let pieces = start_pieces();
         for mode in [UPDATE_WITH_CLOCK, UPDATE_MODE, UPDATE_NICE] {
             let mut board = Board::default();
-            assert!(board.receive(&[mode], &pieces, None).is_empty());
+            assert!(board.receive(&[mode], &pieces, None, 0).is_empty());
             assert_eq!(
                 board.changed(Square::E2, None),
                 encode_update(Square::E2, None)
             );
             assert!(!board.take_reset());
-            board.receive(&[RESET], &pieces, None);
+            board.receive(&[RESET], &pieces, None, 0);
             assert!(board.take_reset());
             assert!(!board.take_reset(), "told once");
             assert!(board.changed(Square::E2, None).is_empty());
@@ -764,7 +874,7 @@ mod tests {
         let mut board = Board::default();
         let clock = black_to_move();
         assert_eq!(
-            board.receive(&[CLOCK_REQUEST], &start_pieces(), Some(&clock)),
+            board.receive(&[CLOCK_REQUEST], &start_pieces(), Some(&clock), 0),
             encode_clock(Some(&clock))
         );
     }
@@ -776,7 +886,7 @@ mod tests {
         let a_second_later = clock.after(1_000);
         let mut board = Board::default();
         assert!(board.clock_shown(Some(&clock), 0).is_empty(), "idle");
-        board.receive(&[UPDATE_MODE], &pieces, Some(&clock));
+        board.receive(&[UPDATE_MODE], &pieces, Some(&clock), 0);
         assert!(board.clock_shown(Some(&clock), 0).is_empty(), "board only");
         assert!(
             board
@@ -786,7 +896,7 @@ mod tests {
 
         for mode in [UPDATE_WITH_CLOCK, UPDATE_NICE] {
             let mut board = Board::default();
-            board.receive(&[mode], &pieces, Some(&clock));
+            board.receive(&[mode], &pieces, Some(&clock), 0);
             assert_eq!(
                 board.clock_shown(Some(&clock), 0),
                 encode_clock(Some(&clock))
@@ -812,7 +922,7 @@ mod tests {
             assert_eq!(board.clock_shown(None, 2_100_000), encode_clock(None));
             assert!(board.clock_shown(None, 3_200_000).is_empty());
             // A reset ends the clock messages too.
-            board.receive(&[RESET], &pieces, Some(&clock));
+            board.receive(&[RESET], &pieces, Some(&clock), 0);
             assert!(board.clock_shown(Some(&clock), 4_000_000).is_empty());
         }
     }
@@ -820,9 +930,98 @@ mod tests {
     #[test]
     fn without_a_clock_the_update_modes_send_no_clock_messages() {
         let mut board = Board::default();
-        board.receive(&[UPDATE_WITH_CLOCK], &start_pieces(), None);
+        board.receive(&[UPDATE_WITH_CLOCK], &start_pieces(), None, 0);
         assert!(board.clock_shown(None, 0).is_empty());
         assert!(board.clock_shown(None, 5_000_000).is_empty());
+    }
+
+    /// The status byte of a clock message.
+    fn status(message: &[u8]) -> u8 {
+        message[9]
+    }
+
+    #[test]
+    fn the_host_takes_the_clock_with_set_and_run_and_the_lever_stays_where_it_was() {
+        let pieces = start_pieces();
+        let own = black_to_move();
+        let mut board = Board::default();
+        board.receive(&[UPDATE_NICE], &pieces, Some(&own), 0);
+        let before = board.clock_shown(Some(&own), 0);
+        assert_eq!(status(&before) & TUMBLER_HIGH_RIGHT, TUMBLER_HIGH_RIGHT);
+        // Set and run: White (left) 0:04:57 runs, Black 0:05:03.
+        let set = [0x2b, 0x0a, 0x03, 0x0a, 0, 4, 57, 0, 5, 3, 0x01, 0x00];
+        let ack = board.receive(&set, &pieces, Some(&own), 1_000_000);
+        assert_eq!(ack, ack_of(&ClockCommand::SetAndRun(DgtClock {
+            white_ms: 297_000,
+            black_ms: 303_000,
+            running: Some(Color::White),
+            flag: None,
+        })));
+        assert!(board.host_drives_clock());
+        // Three seconds on, the host's White time has run; the owner's clock is ignored.
+        let shown = board.clock_shown(Some(&own.after(3_000)), 4_000_000);
+        let host_clock = DgtClock {
+            white_ms: 294_000,
+            black_ms: 303_000,
+            running: Some(Color::White),
+            flag: None,
+        };
+        assert_eq!(&shown[3..9], &encode_clock(Some(&host_clock))[3..9]);
+        // White's time runs, but no one pressed the lever: it is still up on the right.
+        assert_eq!(status(&shown) & LEFT_TO_MOVE, LEFT_TO_MOVE);
+        assert_eq!(status(&shown) & TUMBLER_HIGH_RIGHT, TUMBLER_HIGH_RIGHT);
+        assert_eq!(
+            board.receive(&[CLOCK_REQUEST], &pieces, Some(&own), 4_000_000),
+            shown
+        );
+        let heard = board.take_heard();
+        assert!(matches!(heard[..], [HostSaid::Clock(ClockCommand::SetAndRun(_))]), "{heard:?}");
+        // A reset gives the clock back to the owner.
+        board.receive(&[RESET], &pieces, Some(&own), 5_000_000);
+        assert!(!board.host_drives_clock());
+        assert_eq!(board.take_heard(), [HostSaid::Reset]);
+        assert_eq!(
+            board.receive(&[CLOCK_REQUEST], &pieces, Some(&own), 5_000_000),
+            encode_clock(Some(&own))
+        );
+    }
+
+    #[test]
+    fn clock_commands_are_acknowledged_only_in_the_update_modes_with_clock_times() {
+        let pieces = start_pieces();
+        let version = [0x2b, 0x03, 0x03, 0x09, 0x00];
+        let expected = ack_of(&ClockCommand::Version);
+        for (mode, acked) in [
+            (None, false),
+            (Some(UPDATE_MODE), false),
+            (Some(UPDATE_WITH_CLOCK), true),
+            (Some(UPDATE_NICE), true),
+        ] {
+            let mut board = Board::default();
+            if let Some(mode) = mode {
+                board.receive(&[mode], &pieces, None, 0);
+            }
+            // Split across reads, as a terminal may deliver it.
+            let first = board.receive(&version[..2], &pieces, None, 0);
+            let rest = board.receive(&version[2..], &pieces, None, 0);
+            assert!(first.is_empty());
+            assert_eq!(rest == expected, acked, "mode {mode:?}: {rest:?}");
+            assert_eq!(board.take_heard(), [HostSaid::Clock(ClockCommand::Version)]);
+        }
+    }
+
+    #[test]
+    fn the_host_lights_are_heard() {
+        let mut board = Board::default();
+        let pieces = start_pieces();
+        let lit = crate::protocol::dgt_clock::encode_lights(Square::E2, Square::E4);
+        assert!(board.receive(&lit, &pieces, None, 0).is_empty(), "no answer");
+        assert_eq!(
+            board.take_heard(),
+            [HostSaid::Lights(Lights::On(Bitboard::from_square(Square::E2) | Bitboard::from_square(Square::E4)))]
+        );
+        board.receive(&[0x60, 0x04, 0x00, 0x40, 0x40, 0x00], &pieces, None, 0);
+        assert_eq!(board.take_heard(), [HostSaid::Lights(Lights::Off)]);
     }
 
     proptest! {

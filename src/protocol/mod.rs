@@ -4,6 +4,7 @@
 
 pub mod centaur;
 pub mod dgt;
+pub mod dgt_clock;
 pub mod liboard;
 pub mod text;
 

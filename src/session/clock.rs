@@ -111,15 +111,15 @@ impl Clocks {
         Some(flag_words(color, result))
     }
 
-    /// How soon the shown time changes while a clock runs.
-    pub(super) fn next_tick(&self, snapshot: &Snapshot, now: Instant) -> Option<Duration> {
-        let face = self.face(snapshot, now)?;
-        let left = match face.running? {
-            Color::White => face.white_ms,
-            Color::Black => face.black_ms,
-        };
-        // Tenths are shown under 20 s, whole seconds above.
-        let step = if left < TENTHS_BELOW_MS { 100 } else { 1000 };
-        Some(Duration::from_millis(left % step + 1))
-    }
+}
+
+/// How soon the time `face` shows changes while a clock runs.
+pub(super) fn next_tick(face: ClockFace) -> Option<Duration> {
+    let left = match face.running? {
+        Color::White => face.white_ms,
+        Color::Black => face.black_ms,
+    };
+    // Tenths are shown under 20 s, whole seconds above.
+    let step = if left < TENTHS_BELOW_MS { 100 } else { 1000 };
+    Some(Duration::from_millis(left % step + 1))
 }

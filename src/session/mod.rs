@@ -51,6 +51,7 @@ use autosave::{Autosaving, total_plies};
 use engine::find_engine;
 use record::Record;
 use sharing::{DgtShare, LivePgnFile};
+pub use sharing::HostDisplay;
 
 /// What the session has to tell an owner that prints it (`listen`), in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -245,6 +246,9 @@ impl Session {
         if let Some(notice) = self.advice.hear() {
             self.notice = Some(notice);
         }
+        for line in self.dgt.hear() {
+            self.tell(News::Said(line));
+        }
         if let Some(tick) = self.run_clocks(now) {
             next = Some(next.map_or(tick, |n: Duration| n.min(tick)));
         }
@@ -408,9 +412,23 @@ impl Session {
         self.clocks.games()
     }
 
-    /// The current game's clocks at `now`, if it is played on a clock.
+    /// The clocks as shown at `now`: the times the program following the shared board set,
+    /// while it drives the board's clock; else the current game's, if it has a clock.
     pub fn clock_face(&self, now: Instant) -> Option<ClockFace> {
+        if let Some(clock) = self.dgt.host().clock_at(now) {
+            return Some(ClockFace {
+                white_ms: clock.white_ms,
+                black_ms: clock.black_ms,
+                running: clock.running,
+                flag: None,
+            });
+        }
         self.clocks.face(&self.snapshot, now)
+    }
+
+    /// What the program following the shared board shows on the board's clock and lights.
+    pub fn dgt_host(&self) -> &HostDisplay {
+        self.dgt.host()
     }
 
     /// Says a fallen flag; returns how soon the shown time changes while a clock runs.
@@ -422,7 +440,7 @@ impl Session {
             self.dgt
                 .show_clock(self.clocks.dgt_clock(&self.snapshot.position, now));
         }
-        self.clocks.next_tick(&self.snapshot, now)
+        clock::next_tick(self.clock_face(now)?)
     }
 
     // ----- the games -----
@@ -556,8 +574,8 @@ impl Session {
             .filter(|dir| std::fs::create_dir_all(dir).is_ok())
             .map(|dir| dir.join("dgt-board"));
         // Without a link the terminal's own path serves as well, if less steadily.
-        let started =
-            VirtualDgtBoard::start(link.as_deref()).or_else(|_| VirtualDgtBoard::start(None));
+        let started = VirtualDgtBoard::start(link.as_deref(), self.wake.clone())
+            .or_else(|_| VirtualDgtBoard::start(None, self.wake.clone()));
         match started {
             Ok(board) => self.share_dgt_board(Some(board)),
             Err(e) => self.notice = Some(format!("The board could not be shared: {e}")),

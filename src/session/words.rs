@@ -1,9 +1,10 @@
 //! The session in words: its events as the command line prints them (with move numbers)
 //! and as the app's status bar shows them, and the connection's state.
 
-use shakmaty::Color;
+use shakmaty::{Bitboard, Color};
 
 use crate::connection::ConnectionStatus;
+use crate::protocol::dgt::DgtClock;
 use crate::recognizer::EventKind;
 use crate::recognizer::event::{uci, wrong_move_words};
 
@@ -93,4 +94,42 @@ pub fn status_line(status: &ConnectionStatus) -> String {
         ConnectionStatus::Connected => "connected".into(),
         ConnectionStatus::Error(e) => format!("{e} (retrying)"),
     }
+}
+
+/// Whole seconds as a clock shows them: `4:57`, `1:02:03`.
+pub fn clock_time(ms: u64) -> String {
+    let seconds = ms / 1000;
+    let (hours, minutes, seconds) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    if hours > 0 {
+        format!("{hours}:{minutes:02}:{seconds:02}")
+    } else {
+        format!("{minutes}:{seconds:02}")
+    }
+}
+
+/// The clock a DGT host set, as the command line prints it:
+/// `host clock: white 4:57 black 5:03, black runs`.
+pub fn host_clock_line(clock: &DgtClock) -> String {
+    let running = match clock.running {
+        Some(Color::White) => "white runs",
+        Some(Color::Black) => "black runs",
+        None => "stopped",
+    };
+    format!(
+        "host clock: white {} black {}, {running}",
+        clock_time(clock.white_ms),
+        clock_time(clock.black_ms)
+    )
+}
+
+/// Squares in words (`e2 e4`), or `off` for none.
+pub fn squares_line(squares: Bitboard) -> String {
+    if squares.is_empty() {
+        return "off".into();
+    }
+    squares
+        .into_iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }

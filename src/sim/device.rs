@@ -176,7 +176,10 @@ impl Device {
                 let time_ms = self.started.elapsed().as_millis() as u64;
                 self.centaur.receive(bytes, occupancy, time_ms)
             }
-            Protocol::Dgt => self.dgt.receive(bytes, self.board.pieces(), None),
+            Protocol::Dgt => {
+                let micros = self.started.elapsed().as_micros() as u64;
+                self.dgt.receive(bytes, self.board.pieces(), None, micros)
+            }
             Protocol::Liboard | Protocol::Text => Vec::new(),
         }
     }

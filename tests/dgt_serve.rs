@@ -104,11 +104,11 @@ impl Host {
     fn wait_for(&mut self, position: &Chess, after: &str) {
         let want = placement(position);
         let deadline = Instant::now() + PATIENCE;
-        while fen_of_fields(&self.fields) != want {
+        while common::fen_of_fields(&self.fields) != want {
             assert!(
                 Instant::now() < deadline,
                 "after {after}: the host shows {} instead of {want}",
-                fen_of_fields(&self.fields)
+                common::fen_of_fields(&self.fields)
             );
             self.pump();
         }
@@ -134,35 +134,6 @@ impl Host {
         }
         self.dumps[0]
     }
-}
-
-/// The FEN piece placement of 64 DGT piece codes in field order (a8 first).
-fn fen_of_fields(fields: &[u8; 64]) -> String {
-    let ranks: Vec<String> = fields
-        .chunks(8)
-        .map(|rank| {
-            let mut text = String::new();
-            let mut empty = 0;
-            for &code in rank {
-                let letter = b" PRNBKQprnbkq".get(usize::from(code)).copied();
-                match letter {
-                    Some(b' ') | None => empty += 1,
-                    Some(letter) => {
-                        if empty > 0 {
-                            text.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        text.push(char::from(letter));
-                    }
-                }
-            }
-            if empty > 0 {
-                text.push_str(&empty.to_string());
-            }
-            text
-        })
-        .collect();
-    ranks.join("/")
 }
 
 fn placement(position: &Chess) -> String {
@@ -339,7 +310,7 @@ fn a_dgt_host_follows_every_recognised_position_and_the_live_file_every_move() {
     let mut host = Host::open(&dgt);
     host.start();
     assert_eq!(
-        fen_of_fields(&host.wait_for_dump()),
+        common::fen_of_fields(&host.wait_for_dump()),
         placement(&Chess::default())
     );
     // Clock and identity: no clock is attached; the board names itself.
@@ -369,7 +340,7 @@ fn a_dgt_host_follows_every_recognised_position_and_the_live_file_every_move() {
     ]);
     host.start();
     assert_eq!(
-        fen_of_fields(&host.wait_for_dump()),
+        common::fen_of_fields(&host.wait_for_dump()),
         placement(&game.position),
         "the first dump after a reconnect shows the board as it is"
     );
@@ -956,7 +927,7 @@ fn follow_a_slid_game(protocol: Protocol) -> (Vec<String>, String) {
     let mut host = Host::open(&dgt);
     host.start();
     host.wait_for_dump();
-    let mut held = vec![(since(Instant::now()), fen_of_fields(&host.fields))];
+    let mut held = vec![(since(Instant::now()), common::fen_of_fields(&host.fields))];
     let first_move = truth.rests[0].1.expect("a first move");
     assert!(
         held[0].0 < first_move,
@@ -977,7 +948,7 @@ fn follow_a_slid_game(protocol: Protocol) -> (Vec<String>, String) {
             panic!("{protocol}: listen did not stop at --idle-exit");
         }
         host.pump();
-        let board = fen_of_fields(&host.fields);
+        let board = common::fen_of_fields(&host.fields);
         if host.pending.is_empty() && held.last().is_some_and(|(_, last)| *last != board) {
             held.push((since(Instant::now()), board));
         }

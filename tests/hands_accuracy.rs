@@ -149,7 +149,6 @@ fn write_session(dir: &Path, name: &str, recording: &Recording, truth: &Truth) {
 const FLOORS: &[(&str, f64)] = &[
     ("fast change", 0.8),
     ("knock poll", 0.8),
-    ("nudge change", 0.8),
     ("lively change", 0.16),
     ("lively poll", 0.16),
     ("unseen change", 0.66),

@@ -758,3 +758,22 @@ fn a_bishop_slid_on_a_polled_board_is_taken_at_the_poll_that_finds_its_origin_em
     let result = expect_game_without_alarm("slide-polled-straddle");
     assert_eq!(decided_at(&result, "9:Be2"), Some(10307));
 }
+
+#[test]
+fn a_piece_lifted_with_several_captures_waits_for_the_reply_to_choose() {
+    // 4. Qxd5 seen only as d4 emptying: d5, a7 and g7 were all possible. A player holding a
+    // piece may be thinking, so the still board decides nothing; Black's reply does.
+    let result = expect_game_without_alarm("fast-capture-several");
+    assert_eq!(decided_at(&result, "7:Qxd5"), Some(10300));
+    assert!(
+        trace(&result, "move")
+            .iter()
+            .all(|m| !m.contains("d4a7") && !m.contains("d4g7"))
+    );
+}
+
+#[test]
+fn a_blitz_capture_faster_than_the_noise_bound_is_taken_when_the_capturer_was_in_the_hand() {
+    let result = expect_game_without_alarm("fast-capture-blitz");
+    assert_eq!(decided_at(&result, "7:Qxg7"), Some(4053));
+}

@@ -35,7 +35,11 @@ pub const WARNING: Color32 = Color32::from_rgb(230, 160, 40);
 /// the text that program put on the clock's display.
 pub fn host_clock_note(ui: &mut egui::Ui, host: &crate::session::HostDisplay) {
     if let Some(text) = &host.text {
-        ui.label(RichText::new(format!("Clock: {text}")).monospace().size(18.0));
+        ui.label(
+            RichText::new(format!("Clock: {text}"))
+                .monospace()
+                .size(18.0),
+        );
     }
     if host.clock.is_some() {
         ui.small("Times set by the program using the shared board");

@@ -426,6 +426,7 @@ enum Mode {
 }
 
 /// A command with a size byte: its first byte, the size once read, the bytes so far.
+#[derive(Default)]
 struct SizedCommand {
     id: u8,
     size: Option<usize>,
@@ -472,14 +473,19 @@ impl Board {
                 }
                 BOARD_DUMP_REQUEST => replies.extend(encode_dump(pieces)),
                 UPDATE_MODE => self.mode = Mode::Board,
-                UPDATE_WITH_CLOCK | UPDATE_NICE => {
-                    self.mode = if byte == UPDATE_NICE {
-                        Mode::ClockWhenChanged
-                    } else {
-                        Mode::WithClock
-                    };
+                UPDATE_WITH_CLOCK => {
+                    self.mode = Mode::WithClock;
                     // The host hears the clock afresh in its new mode.
                     self.clock_sent = None;
+                }
+                UPDATE_NICE => {
+                    self.mode = Mode::ClockWhenChanged;
+                    // Only changes from here on (dgtbrd.h): a host that asks the clock's
+                    // version next (PicoChess) hears its answer before any time, and never
+                    // takes times from a clock it has not found for a clock to set up again.
+                    let (shown, lever) = self.clock_at(clock, now);
+                    self.clock_sent =
+                        shown.map(|shown| (encode_clock_with_lever(Some(&shown), lever), now));
                 }
                 SERIAL_NUMBER_REQUEST => replies.extend(message(SERIAL_NUMBER, SERIAL_DIGITS)),
                 BUS_ADDRESS_REQUEST => replies.extend(message(BUS_ADDRESS, &bus_address())),
@@ -533,12 +539,13 @@ impl Board {
 
     /// What the clock shows at `now`, and the side whose lever is up: the host's clock once
     /// it set one, else the caller's (whose lever the players press).
-    fn clock_at(&mut self, own: Option<&DgtClock>, now: Micros) -> (Option<DgtClock>, Option<Color>) {
+    fn clock_at(
+        &mut self,
+        own: Option<&DgtClock>,
+        now: Micros,
+    ) -> (Option<DgtClock>, Option<Color>) {
         if let Some((clock, at)) = self.host_clock {
-            return (
-                Some(clock.after(now.saturating_sub(at) / 1000)),
-                self.lever,
-            );
+            return (Some(clock.after(now.saturating_sub(at) / 1000)), self.lever);
         }
         if let Some(own) = own {
             self.lever = own.running.or(own.flag);
@@ -598,16 +605,6 @@ impl Board {
     /// Whether the host sent a reset since the last call: a host starting afresh.
     pub fn take_reset(&mut self) -> bool {
         std::mem::take(&mut self.reset_heard)
-    }
-}
-
-impl Default for SizedCommand {
-    fn default() -> Self {
-        Self {
-            id: 0,
-            size: None,
-            body: Vec::new(),
-        }
     }
 }
 
@@ -897,10 +894,13 @@ mod tests {
         for mode in [UPDATE_WITH_CLOCK, UPDATE_NICE] {
             let mut board = Board::default();
             board.receive(&[mode], &pieces, Some(&clock), 0);
-            assert_eq!(
-                board.clock_shown(Some(&clock), 0),
-                encode_clock(Some(&clock))
-            );
+            // 0x43 sends the clock at once; 0x4b only once what it shows changes.
+            let at_once = board.clock_shown(Some(&clock), 0);
+            if mode == UPDATE_WITH_CLOCK {
+                assert_eq!(at_once, encode_clock(Some(&clock)));
+            } else {
+                assert!(at_once.is_empty());
+            }
             // Less than a second: the display has not changed.
             assert!(
                 board
@@ -945,18 +945,21 @@ mod tests {
         let pieces = start_pieces();
         let own = black_to_move();
         let mut board = Board::default();
-        board.receive(&[UPDATE_NICE], &pieces, Some(&own), 0);
+        board.receive(&[UPDATE_WITH_CLOCK], &pieces, Some(&own), 0);
         let before = board.clock_shown(Some(&own), 0);
         assert_eq!(status(&before) & TUMBLER_HIGH_RIGHT, TUMBLER_HIGH_RIGHT);
         // Set and run: White (left) 0:04:57 runs, Black 0:05:03.
         let set = [0x2b, 0x0a, 0x03, 0x0a, 0, 4, 57, 0, 5, 3, 0x01, 0x00];
         let ack = board.receive(&set, &pieces, Some(&own), 1_000_000);
-        assert_eq!(ack, ack_of(&ClockCommand::SetAndRun(DgtClock {
-            white_ms: 297_000,
-            black_ms: 303_000,
-            running: Some(Color::White),
-            flag: None,
-        })));
+        assert_eq!(
+            ack,
+            ack_of(&ClockCommand::SetAndRun(DgtClock {
+                white_ms: 297_000,
+                black_ms: 303_000,
+                running: Some(Color::White),
+                flag: None,
+            }))
+        );
         assert!(board.host_drives_clock());
         // Three seconds on, the host's White time has run; the owner's clock is ignored.
         let shown = board.clock_shown(Some(&own.after(3_000)), 4_000_000);
@@ -975,7 +978,10 @@ mod tests {
             shown
         );
         let heard = board.take_heard();
-        assert!(matches!(heard[..], [HostSaid::Clock(ClockCommand::SetAndRun(_))]), "{heard:?}");
+        assert!(
+            matches!(heard[..], [HostSaid::Clock(ClockCommand::SetAndRun(_))]),
+            "{heard:?}"
+        );
         // A reset gives the clock back to the owner.
         board.receive(&[RESET], &pieces, Some(&own), 5_000_000);
         assert!(!board.host_drives_clock());
@@ -1015,10 +1021,15 @@ mod tests {
         let mut board = Board::default();
         let pieces = start_pieces();
         let lit = crate::protocol::dgt_clock::encode_lights(Square::E2, Square::E4);
-        assert!(board.receive(&lit, &pieces, None, 0).is_empty(), "no answer");
+        assert!(
+            board.receive(&lit, &pieces, None, 0).is_empty(),
+            "no answer"
+        );
         assert_eq!(
             board.take_heard(),
-            [HostSaid::Lights(Lights::On(Bitboard::from_square(Square::E2) | Bitboard::from_square(Square::E4)))]
+            [HostSaid::Lights(Lights::On(
+                Bitboard::from_square(Square::E2) | Bitboard::from_square(Square::E4)
+            ))]
         );
         board.receive(&[0x60, 0x04, 0x00, 0x40, 0x40, 0x00], &pieces, None, 0);
         assert_eq!(board.take_heard(), [HostSaid::Lights(Lights::Off)]);

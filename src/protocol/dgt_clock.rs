@@ -97,7 +97,13 @@ pub fn parse_clock_command(body: &[u8]) -> Option<ClockCommand> {
             let (text, beep) = (data.get(..width)?, data.get(width));
             let text: String = text
                 .iter()
-                .map(|&b| if b.is_ascii_graphic() { char::from(b) } else { ' ' })
+                .map(|&b| {
+                    if b.is_ascii_graphic() {
+                        char::from(b)
+                    } else {
+                        ' '
+                    }
+                })
                 .collect();
             ClockCommand::Text {
                 text: text.trim().to_owned(),

@@ -237,8 +237,13 @@ impl Evidence {
             // Slid there in one motion: seen on its way, or arriving as it left.
             let slid = seen_on_its_way.is_some_and(|seen| seen <= e.stamp)
                 || e.stamp.t.abs_diff(departure.t) <= STRADDLE_MS;
-            self.vacancy_before(&window[i + 1..], victim, e.stamp, slid)
-                .map(|_| e.stamp)
+            // A victim taken off while the capturer is in the hand, and the square filled
+            // again, is a capture even from a hand faster than the noise bound (80 ms at
+            // blitz speed); a blip of a scan or two (40 ms) is still noise.
+            let emptied = self.vacancy_before(&window[i + 1..], victim, e.stamp, true)?;
+            let in_hand = emptied > departure
+                && e.stamp.t.saturating_sub(emptied.t) >= self.min_vacancy_ms / 2;
+            (slid || in_hand || self.longer_than_noise(emptied, e.stamp)).then_some(e.stamp)
         })
     }
 }

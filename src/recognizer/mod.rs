@@ -306,8 +306,8 @@ impl Recognizer {
     }
 
     /// Time has passed without a reading (a board that says nothing while no piece moves):
-    /// once the board has been still for `still_ms` with one piece in the hand, that piece
-    /// has made its capture, if it has exactly one. Decided at the time the stillness began
+    /// once the board has been still for `still_ms` with one piece in the hand, lifted since
+    /// the last move, that piece has made its capture, if it has exactly one. Decided at the time the stillness began
     /// plus `still_ms`; a later reading still revises it. Call it while idle; `feed` calls
     /// it first by itself.
     pub fn tick(&mut self, t: Millis) -> Vec<Event> {
@@ -329,8 +329,20 @@ impl Recognizer {
             e.undo == 0
                 && matches!(e.moves.as_slice(), [m] if m.is_capture() && m.from().is_some_and(|from| lifted == Bitboard::from_square(from)))
         };
-        // With several captures the hand may still choose: only one is decided on.
-        if placed.is_empty() && found.len() == 1 && found.iter().all(|(_, e)| made_its_capture(e)) {
+        // Only a piece lifted once the last move was made is this move's: one lifted before
+        // (a victim whose capturer was set down beside it, to be nudged on) is not.
+        let since = self.lines[0].current().since;
+        let lifted_for_this_move = lifted
+            .single_square()
+            .is_some_and(|square| self.evidence.last_departure(square, since).is_some());
+        // With several captures the hand may still choose (a player holding a piece may be
+        // thinking; guessing even the recapture loses games on the field set): the next
+        // move decides.
+        if placed.is_empty()
+            && lifted_for_this_move
+            && found.len() == 1
+            && found.iter().all(|(_, e)| made_its_capture(e))
+        {
             let stamp = self
                 .evidence
                 .stamp(still_since.saturating_add(self.config.still_ms));

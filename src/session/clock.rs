@@ -110,7 +110,6 @@ impl Clocks {
         let (color, result) = self.clocks.check_flag(position, self.board_now(now))?;
         Some(flag_words(color, result))
     }
-
 }
 
 /// How soon the time `face` shows changes while a clock runs.

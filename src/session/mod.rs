@@ -50,8 +50,8 @@ use crate::snapshot::Snapshot;
 use autosave::{Autosaving, total_plies};
 use engine::find_engine;
 use record::Record;
-use sharing::{DgtShare, LivePgnFile};
 pub use sharing::HostDisplay;
+use sharing::{DgtShare, LivePgnFile};
 
 /// What the session has to tell an owner that prints it (`listen`), in order.
 #[derive(Clone, Debug, PartialEq, Eq)]

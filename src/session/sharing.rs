@@ -37,9 +37,8 @@ pub struct HostDisplay {
 impl HostDisplay {
     /// The host's clock at `now`, when it drives one.
     pub fn clock_at(&self, now: Instant) -> Option<DgtClock> {
-        self.clock.map(|(clock, at)| {
-            clock.after(now.saturating_duration_since(at).as_millis() as u64)
-        })
+        self.clock
+            .map(|(clock, at)| clock.after(now.saturating_duration_since(at).as_millis() as u64))
     }
 
     /// Takes what the host said at `at`; returns it in words, when worth a line.
@@ -50,7 +49,8 @@ impl HostDisplay {
                 Some(host_clock_line(&clock))
             }
             HostSaid::Clock(ClockCommand::Text { text, .. }) => {
-                let line = (self.text.as_ref() != Some(&text)).then(|| format!("host text: {text}"));
+                let line =
+                    (self.text.as_ref() != Some(&text)).then(|| format!("host text: {text}"));
                 self.text = Some(text);
                 line
             }

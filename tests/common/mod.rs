@@ -63,3 +63,32 @@ pub fn stdout_lines(child: &mut std::process::Child) -> std::sync::mpsc::Receive
     });
     lines
 }
+
+/// The FEN piece placement of 64 DGT piece codes in field order (a8 first).
+pub fn fen_of_fields(fields: &[u8; 64]) -> String {
+    let ranks: Vec<String> = fields
+        .chunks(8)
+        .map(|rank| {
+            let mut text = String::new();
+            let mut empty = 0;
+            for &code in rank {
+                let letter = b" PRNBKQprnbkq".get(usize::from(code)).copied();
+                match letter {
+                    Some(b' ') | None => empty += 1,
+                    Some(letter) => {
+                        if empty > 0 {
+                            text.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        text.push(char::from(letter));
+                    }
+                }
+            }
+            if empty > 0 {
+                text.push_str(&empty.to_string());
+            }
+            text
+        })
+        .collect();
+    ranks.join("/")
+}

@@ -3,7 +3,8 @@
 //!
 //! The library is the core a program needs to follow such a board: the [`recognizer`] (a
 //! pure state machine from [`reading`]s to events and games), the board [`protocol`]s,
-//! [`sensorlog`]s (recorded readings) and [`pgn`] in and out, over the [`game`] itself.
+//! [`sensorlog`]s (recorded readings) and [`pgn`] in and out, over the [`game`] itself,
+//! whose opening [`openings`] names.
 //! The most used items are re-exported here. Build with `default-features = false` for the
 //! core without the desktop app.
 //!
@@ -14,6 +15,8 @@
 
 #[deny(missing_docs)]
 pub mod game;
+#[deny(missing_docs)]
+pub mod openings;
 #[deny(missing_docs)]
 pub mod pgn;
 #[deny(missing_docs)]

@@ -44,6 +44,8 @@ fn playing_on_the_simulated_board_shows_the_move_and_flags_illegal_states() {
     play_e4(&mut harness);
     harness.get_by_label("e4");
     harness.get_by_label("e2: empty");
+    // The opening is named under the moves as it is played.
+    wait_for(&mut harness, "B00 King's Pawn Game");
     // Two black pawns picked up and put down where no move takes them.
     click(&mut harness, "sensor d7: occupied");
     click(&mut harness, "sensor e7: occupied");

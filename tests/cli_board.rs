@@ -60,6 +60,8 @@ fn listen_records_what_a_simulated_board_plays() {
     assert_eq!(games.matches("[Event ").count(), 2, "{games}");
     assert!(games.contains("6. O-O Qd7 7. d4 O-O-O"), "{games}");
     assert!(games.contains("6. c8=Q+ Rxc8"), "{games}");
+    assert_eq!(games.matches("\n[ECO \"").count(), 2, "{games}");
+    assert_eq!(games.matches("\n[Opening \"").count(), 2, "{games}");
     // The recording replays to the same games.
     let replayed = boardsight()
         .arg("replay")

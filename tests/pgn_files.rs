@@ -43,7 +43,14 @@ fn corpus_games_round_trip_with_tags() {
                 ..GameTags::default()
             };
             let pgn = write_game(&game, &tags);
-            assert!(pgn.lines().all(|l| l.len() <= 80), "{pgn}");
+            // Movetext lines are wrapped at 80; a tag pair has a line of its own, however
+            // long (an opening's full name may pass 80).
+            assert!(
+                pgn.lines()
+                    .filter(|l| !l.starts_with('['))
+                    .all(|l| l.len() <= 80),
+                "{pgn}"
+            );
             let read = read_games(pgn.as_bytes());
             assert_eq!(read.len(), 1);
             let read = read[0].as_ref().expect("reads back");
@@ -104,6 +111,78 @@ fn the_result_comes_from_the_final_position_unless_set() {
     let short = game_from_uci(&["e2e4".to_owned()]);
     assert!(write_game(&short, &tags).contains("[Result \"1/2-1/2\"]"));
     assert!(write_game(&short, &GameTags::default()).contains("1. e4 *"));
+}
+
+/// UCI moves, space-separated, as `game_from_uci` takes them.
+fn uci(moves: &str) -> Vec<String> {
+    moves.split_whitespace().map(String::from).collect()
+}
+
+/// The tags that name an opening, as a game read back has them.
+fn opening_tags(eco: &str, name: &str) -> Vec<(String, String)> {
+    vec![
+        ("ECO".to_owned(), eco.to_owned()),
+        ("Opening".to_owned(), name.to_owned()),
+    ]
+}
+
+#[test]
+fn written_games_name_their_opening_after_the_other_tags() {
+    let berlin = game_from_uci(&uci("e2e4 e7e5 g1f3 b8c6 f1b5 g8f6"));
+    let tags = GameTags {
+        event: "Club".into(),
+        date: "2026.01.02".into(),
+        extra: vec![("TimeControl".into(), "300+3".into())],
+        ..GameTags::default()
+    };
+    let text = write_game(&berlin, &tags);
+    assert_eq!(
+        text,
+        "[Event \"Club\"]\n[Site \"?\"]\n[Date \"2026.01.02\"]\n[Round \"?\"]\n\
+         [White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n[TimeControl \"300+3\"]\n\
+         [ECO \"C65\"]\n[Opening \"Ruy Lopez: Berlin Defense\"]\n\n\
+         1. e4 e5 2. Nf3 Nc6 3. Bb5 Nf6 *\n\n"
+    );
+    // Read back and written again, the game names its opening once, as before.
+    let back = read_games(text.as_bytes()).remove(0).expect("reads back");
+    assert_eq!(write_game(&back.game, &back.tags), text);
+
+    // The PGN of a session (the app's, `listen`'s, `replay`'s and the live file's) names
+    // every game's opening: a Najdorf, and a Queen's Gambit Declined reached by 1. Nf3.
+    let najdorf = game_from_uci(&uci("e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6"));
+    let qgd = game_from_uci(&uci("g1f3 d7d5 d2d4 g8f6 c2c4 e7e6 b1c3"));
+    let annotations = vec![(GameTags::default(), Vec::new()); 2];
+    let session = boardsight::pgn::live::session_pgn(&[najdorf, qgd], &annotations);
+    let openings: Vec<Vec<(String, String)>> = read_games(session.as_bytes())
+        .into_iter()
+        .map(|game| game.expect("reads back").tags.extra)
+        .collect();
+    assert_eq!(
+        openings,
+        [
+            opening_tags("B90", "Sicilian Defense: Najdorf Variation"),
+            opening_tags("D37", "Queen's Gambit Declined: Three Knights Variation"),
+        ]
+    );
+
+    // A game whose tags name its opening keeps them; one with no move, or from another
+    // start, names none.
+    let own = GameTags {
+        extra: vec![("ECO".into(), "C60".into())],
+        ..GameTags::default()
+    };
+    let text = write_game(&berlin, &own);
+    assert_eq!(text.matches("[ECO ").count(), 1, "{text}");
+    assert!(
+        text.contains("[ECO \"C60\"]") && !text.contains("[Opening "),
+        "{text}"
+    );
+    let empty = write_game(&GameRecord::new(Chess::default()), &GameTags::default());
+    assert!(!empty.contains("[ECO ") && !empty.contains("[Opening "));
+    let start = boardsight::chess960::start_position(3).expect("a start");
+    let chess960 = GameRecord::from_uci(start, ["e2e4", "e7e5"]).expect("legal");
+    let text = write_game(&chess960, &GameTags::default());
+    assert!(!text.contains("[ECO ") && !text.contains("[Opening "));
 }
 
 fn errors_of(text: &[u8]) -> Vec<String> {

@@ -31,6 +31,16 @@ fn replay_prints_every_game_as_pgn() {
         "{pgn}"
     );
     assert!(pgn.contains("1. c4 *"), "{pgn}");
+    // Each game names its opening after the other tags; the first by transposition (its
+    // knights went home, then 1. e4 e5 2. d4).
+    assert!(
+        pgn.contains("[Result \"*\"]\n[ECO \"C20\"]\n[Opening \"Center Game\"]\n\n1. Nf3"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("[ECO \"A10\"]\n[Opening \"English Opening\"]\n\n1. c4"),
+        "{pgn}"
+    );
 }
 
 #[test]

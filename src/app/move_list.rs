@@ -27,6 +27,7 @@ pub fn show(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppComma
     let promotion = promotion_matters(state);
     // Room kept below the list for what follows it.
     let below = 70.0
+        + if view.opening.is_some() { 20.0 } else { 0.0 }
         + if promotion { 70.0 } else { 0.0 }
         + if view.ambiguity.is_some() { 90.0 } else { 0.0 }
         + if state.viewed_ply.is_some() {
@@ -48,6 +49,10 @@ pub fn show(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppComma
                 ui.strong(result);
             }
         });
+    if let Some(opening) = view.opening {
+        ui.label(egui::RichText::new(opening.to_string()).italics())
+            .on_hover_text("The opening reached, from lichess's chess-openings names");
+    }
     if state.viewed_ply.is_some() && ui.button("Back to the live position").clicked() {
         out.push(AppCommand::ViewPly(None));
     }

@@ -250,6 +250,16 @@ mod tests {
             .map(|g| g.expect("a game").game)
             .collect();
         assert_eq!(games, vec![first, second]);
+        // Each names its opening.
+        let pgn = &found[0].pgn;
+        assert!(
+            pgn.contains("[ECO \"C20\"]\n[Opening \"King's Pawn Game\"]\n\n1. e4 e5"),
+            "{pgn}"
+        );
+        assert!(
+            pgn.contains("[ECO \"A40\"]\n[Opening \"Queen's Pawn Game\"]\n\n1. d4"),
+            "{pgn}"
+        );
         assert_eq!(
             sensorlog::read_file(&found[0].log_path).expect("the log"),
             [start, lift].concat()

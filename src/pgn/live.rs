@@ -121,6 +121,14 @@ mod tests {
         let read = read[0].as_ref().expect("a game");
         assert_eq!(read.game, games[0]);
         assert_eq!(read.tags.result, Some(crate::game::PgnResult::Unknown));
+        // The opening is named as the game goes: 1. e4 e5 2. Nf3.
+        assert_eq!(
+            read.tags.extra,
+            [
+                ("ECO".to_owned(), "C40".to_owned()),
+                ("Opening".to_owned(), "King's Knight Opening".to_owned()),
+            ]
+        );
     }
 
     #[test]

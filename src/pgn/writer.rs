@@ -1,9 +1,11 @@
 //! Writes games as PGN export format: the Seven Tag Roster (plus SetUp/FEN for other
-//! starts), SAN movetext with check marks, lines of at most 80 characters.
+//! starts), the other tags, the opening's `ECO` and `Opening`, SAN movetext with check
+//! marks, lines of at most 80 characters.
 
 use shakmaty::{Chess, Color, Position};
 
 use crate::game::{GameRecord, GameTags, PgnResult, fen_of};
+use crate::openings;
 
 /// Escapes a tag value: backslashes and quotes are escaped, control characters dropped.
 fn escape(value: &str) -> String {
@@ -28,6 +30,11 @@ pub fn write_game(game: &GameRecord, tags: &GameTags) -> String {
 
 /// One game in PGN with mainline comments: (the ply they follow, 0 for before the first
 /// move; the text).
+///
+/// Every writer of PGN comes here, so every game written names its opening: after the
+/// other tags, `ECO` and `Opening` as [`openings::classify_game`] finds them. A game
+/// whose tags already name it (an `ECO` or `Opening` tag of a loaded game) keeps those
+/// as they are; a game from another start, or with no named position yet, gets neither.
 pub fn write_game_with_comments(
     game: &GameRecord,
     tags: &GameTags,
@@ -59,6 +66,14 @@ pub fn write_game_with_comments(
         if is_tag_name(name) && !(chess960 && name == "Variant") {
             tag(name, value);
         }
+    }
+    let named = tags
+        .extra
+        .iter()
+        .any(|(name, _)| name == "ECO" || name == "Opening");
+    if !named && let Some(opening) = openings::classify_game(game) {
+        tag("ECO", opening.eco);
+        tag("Opening", opening.name);
     }
     out.push('\n');
 

@@ -3,6 +3,7 @@
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Move, Position};
 
+use crate::openings::{self, Opening};
 use crate::pgn::position_code;
 use crate::recognizer::event::uci;
 use crate::snapshot::Snapshot;
@@ -22,6 +23,8 @@ pub struct GameView {
     /// The live position's FEN and short position code.
     pub fen: String,
     pub code: String,
+    /// The opening the game has reached, as it is played.
+    pub opening: Option<Opening>,
 }
 
 impl GameView {
@@ -46,6 +49,7 @@ impl GameView {
             fen: crate::game::fen_of(&snapshot.position),
             code: position_code::encode(&snapshot.position),
             end: positions.last().and_then(game_end),
+            opening: openings::classify_game(game),
             sans: game.san_moves().iter().map(ToString::to_string).collect(),
             moves: game.moves.clone(),
             positions,

@@ -687,6 +687,33 @@ fn the_board_is_shared_as_a_dgt_board_and_its_games_as_a_live_pgn() {
     // Black thinks; White's 5:00 stands (White sits on the DGT clock's left).
     assert_eq!(reply[6..9], [0x00, 0x05, 0x00], "{reply:x?}");
     assert!(reply[4] == 0x05 || reply[4] == 0x04, "{reply:x?}");
+    // The program drives the clock as PicoChess does: set and run (0x2b, size, 0x03, 0x0a,
+    // left h m s, right h m s, 0x02: the right side runs, 0x00), a text for the display
+    // (0x0c, eight characters, beep) and a Revelation II's lights on e7 and e5 (0x60, fields
+    // counted from a8).
+    port.write_all(&[0x2b, 0x0a, 0x03, 0x0a, 0, 4, 10, 0, 3, 20, 0x02, 0x00])
+        .expect("sets the clock");
+    let mut text = vec![0x2b, 0x0c, 0x03, 0x0c];
+    text.extend_from_slice(b"e7e5    ");
+    text.extend([0x03, 0x00]);
+    port.write_all(&text).expect("shows a text");
+    port.write_all(&[0x60, 0x04, 0x01, 12, 28, 0x00])
+        .expect("lights squares");
+    wait_for(&mut harness, "Clock: e7e5");
+    harness.get_by_label("Times set by the program using the shared board");
+    wait_for(&mut harness, "sensor e5: empty, its light is on");
+    harness.get_by_label("sensor e7: occupied, its light is on");
+    let face = harness
+        .state()
+        .session()
+        .clock_face(std::time::Instant::now())
+        .expect("the program's clock");
+    assert_eq!(face.white_ms, 250_000, "White's time stands at 4:10");
+    // Black's runs from 3:20 (a generous bound: a loaded machine steps slowly).
+    assert!(
+        face.black_ms <= 200_000 && face.black_ms > 150_000,
+        "{face:?}"
+    );
     // The live file holds the game so far.
     step_until(&mut harness, "the live PGN with 1. e4", |_| {
         std::fs::read_to_string(&live).is_ok_and(|text| text.contains("1. e4 *"))

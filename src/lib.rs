@@ -55,6 +55,8 @@ pub mod files;
 #[doc(hidden)]
 pub mod replay;
 #[doc(hidden)]
+pub mod review;
+#[doc(hidden)]
 pub mod session;
 #[doc(hidden)]
 pub mod sim;

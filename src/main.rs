@@ -7,7 +7,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 use boardsight::cli;
 use boardsight::clock::TimeControl;
-use boardsight::engine::{Strength, find_stockfish};
+use boardsight::engine::{SearchLimit, Strength, find_stockfish};
 use boardsight::protocol::Protocol;
 use boardsight::recognizer::BoardOrientation;
 
@@ -50,6 +50,31 @@ enum Command {
         /// per move (5+3), or a delay (5+3d); the PGN gets TimeControl and [%clk].
         #[arg(long)]
         clock: Option<TimeControl>,
+    },
+    /// Review every game of a PGN file with a chess engine and write it annotated: each
+    /// move's evaluation as [%eval], inaccuracies, mistakes and blunders marked (?!, ?, ??)
+    /// with the better line, each side's accuracy.
+    Review {
+        /// The PGN file.
+        pgn: PathBuf,
+        /// The UCI engine (default: stockfish on PATH or in /usr/games).
+        #[arg(long, value_name = "PATH")]
+        engine: Option<PathBuf>,
+        /// Search each position to this depth (the default is 14).
+        #[arg(long, value_name = "N", group = "limit",
+              value_parser = clap::value_parser!(u8).range(1..=99))]
+        depth: Option<u8>,
+        /// Search each position this many nodes.
+        #[arg(long, value_name = "N", group = "limit",
+              value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: Option<u64>,
+        /// Search each position this many milliseconds.
+        #[arg(long, value_name = "MS", group = "limit",
+              value_parser = clap::value_parser!(u64).range(1..))]
+        movetime: Option<u64>,
+        /// Write the annotated games here (default: standard output).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
     /// Work with PGN files.
     Pgn {
@@ -219,6 +244,31 @@ fn main() -> ExitCode {
         Some(Command::Pgn {
             command: PgnCommand::Check { file },
         }) => cli::pgn_check::run(&file),
+        Some(Command::Review {
+            pgn,
+            engine,
+            depth,
+            nodes,
+            movetime,
+            out,
+        }) => {
+            let Some(engine) = engine.or_else(find_stockfish) else {
+                return cli::usage_error(
+                    "no engine: install stockfish, or give one with --engine PATH",
+                );
+            };
+            let limit = match (nodes, movetime) {
+                (Some(nodes), _) => SearchLimit::Nodes(nodes),
+                (_, Some(ms)) => SearchLimit::MoveTime(std::time::Duration::from_millis(ms)),
+                _ => SearchLimit::Depth(depth.unwrap_or(14)),
+            };
+            cli::review::run(cli::review::Options {
+                file: &pgn,
+                engine: &engine,
+                limit,
+                out: out.as_deref(),
+            })
+        }
         Some(Command::Simulate {
             protocol,
             pgn,

@@ -805,3 +805,53 @@ fn a_castling_the_sensors_cannot_tell_from_a_rook_move_is_asked_by_click() {
                 .is_some_and(|m| matches!(m, shakmaty::Move::Castle { .. }))
     });
 }
+
+#[test]
+fn a_game_is_reviewed_and_a_click_on_its_graph_shows_that_move() {
+    if common::stockfish_or_skip().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(None, dir.path());
+    play_e4(&mut harness);
+    // 1... e5 2. Qh5 Nc6 3. Qxf7#? No: 2... Ke7?? is the blunder played here.
+    for (from, to) in [("e7", "e5"), ("d1", "h5"), ("e8", "e7")] {
+        click(&mut harness, &format!("sensor {from}: occupied"));
+        wait_for(&mut harness, &format!("sensor {from}: move in progress"));
+        click(&mut harness, &format!("sensor {to}: empty"));
+        wait_for(&mut harness, &format!("sensor {to}: occupied"));
+    }
+    menu(&mut harness, "Game", "Review game");
+    step_until(&mut harness, "the accuracies", |app| {
+        app.session()
+            .review()
+            .is_some_and(|review| !review.is_running())
+    });
+    harness.step();
+    assert!(
+        harness.query_by_label_contains("Accuracy: White").is_some(),
+        "{:?}",
+        harness
+            .state()
+            .session()
+            .review()
+            .and_then(|r| r.fault.clone())
+    );
+    // 2... Ke7?? walks into 3. Qxe5#: marked in the move list.
+    harness.get_by_label("Ke7??");
+    // A click at the graph's left edge goes to the start.
+    let graph = harness.get_by_label("evaluation graph").rect();
+    click_at(
+        &mut harness,
+        egui::pos2(graph.left() + 1.0, graph.center().y),
+    );
+    harness.step();
+    harness.get_by_label("Back to the live position");
+    harness.get_by_label("e2: white pawn");
+    // At the blunder, the better move is named.
+    let blunder_x = graph.left() + graph.width() * 4.0 / 4.0 - 1.0;
+    click_at(&mut harness, egui::pos2(blunder_x, graph.center().y));
+    harness.step();
+    assert!(harness.query_by_label_contains("Blunder").is_some());
+    assert!(harness.query_by_label_contains("Better: 2...").is_some());
+}

@@ -321,3 +321,46 @@ fn the_main_window_at_1920x1080_light() {
 fn the_first_run_welcome() {
     render_window("welcome", (1280.0, 800.0), true, true);
 }
+
+/// A recorded game reviewed by Stockfish, in both themes: accuracies, the evaluation graph
+/// and the marked moves. Written to `screenshots/` for the README only: the engine's
+/// multi-threaded search varies from run to run, so there is no snapshot to match.
+#[test]
+fn a_reviewed_game_in_both_themes() {
+    if !can_render() || common::stockfish_or_skip().is_none() {
+        return;
+    }
+    for dark in [true, false] {
+        let log = manifest().join("tests/corpus/t1-change-000.log");
+        let mut harness = common::app::app(Some(&log), None);
+        harness.run_steps(4);
+        // To the recording's end: the whole game.
+        harness
+            .state_mut()
+            .push_command(AppCommand::Seek(usize::MAX));
+        harness.run_steps(2);
+        if !dark {
+            harness.state_mut().push_command(AppCommand::ToggleTheme);
+        }
+        harness.state_mut().push_command(AppCommand::ReviewGame);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        while harness
+            .state()
+            .session()
+            .review()
+            .is_none_or(|review| review.is_running())
+        {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the review never ended"
+            );
+            harness.step();
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        harness.run_steps(3);
+        assert!(harness.query_by_label_contains("Accuracy: White").is_some());
+        harness.get_by_label("evaluation graph");
+        let theme = if dark { "dark" } else { "light" };
+        save_screenshot(&mut harness, &format!("review-{theme}"));
+    }
+}

@@ -89,6 +89,10 @@ pub enum AppCommand {
     Hint,
     /// Analyse every position shown with this many best lines, or stop.
     Analyse(Option<u8>),
+    /// Review the game with the engine: every position evaluated, mistakes marked.
+    ReviewGame,
+    /// Stop the review and put it away.
+    CloseReview,
     /// Serve the recognised position to other programs as a DGT board, or stop.
     ShareAsDgt(bool),
     /// Keep this file holding the session's games, or stop.

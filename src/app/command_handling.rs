@@ -13,6 +13,9 @@ use crate::connection::{Command, list_ports};
 use crate::engine::Strength;
 use crate::pgn::position_code;
 use crate::recognizer::Config;
+
+/// The depth the app reviews a game at: a 40-move game in well under a minute on two cores.
+const REVIEW_DEPTH: u8 = 12;
 use crate::session::Source;
 use shakmaty::Position;
 
@@ -206,6 +209,11 @@ impl BoardsightApp {
             }
             AppCommand::Hint => session.ask_hint(&self.settings.engine_path),
             AppCommand::Analyse(lines) => session.set_analysis(&self.settings.engine_path, lines),
+            AppCommand::ReviewGame => session.review_game(
+                &self.settings.engine_path,
+                crate::engine::SearchLimit::Depth(REVIEW_DEPTH),
+            ),
+            AppCommand::CloseReview => session.close_review(),
             AppCommand::SetClock(control) => session.set_clock(control, Instant::now()),
             AppCommand::FlipBoard => self.settings.board_flipped = !self.settings.board_flipped,
             AppCommand::ToggleTheme => {

@@ -134,6 +134,13 @@ fn game_menu(ui: &mut Ui, state: &MenuState<'_>, out: &mut Vec<AppCommand>) {
     {
         out.push(AppCommand::OpenWindow(Some(Window::SetUp)));
     }
+    if ui
+        .button("Review game")
+        .on_hover_text("The engine evaluates every position: a graph, mistakes marked")
+        .clicked()
+    {
+        out.push(AppCommand::ReviewGame);
+    }
     ui.separator();
     if ui.button("Copy FEN").clicked() {
         out.push(AppCommand::CopyShown { code: false });

@@ -21,6 +21,7 @@ pub mod layout;
 mod menu_bar;
 mod move_list;
 mod pieces;
+mod review_view;
 pub mod sensor_view;
 pub mod settings;
 mod shortcuts;
@@ -375,12 +376,18 @@ impl eframe::App for BoardsightApp {
                     central_panel::sensor_column(ui, session, &column, out);
                     ui.separator();
                 }
+                let marks = session.review().map(review_view::marks).unwrap_or_default();
+                if let Some(review) = session.review() {
+                    review_view::show(ui, review, screen.viewed_ply, out);
+                    ui.separator();
+                }
                 let state = move_list::MoveListState {
                     view: session.view(),
                     snapshot: session.snapshot(),
                     viewed_ply: screen.viewed_ply,
                     live: session.is_live(),
                     textures,
+                    marks: &marks,
                 };
                 move_list::show(ui, &state, out);
             });

@@ -19,6 +19,8 @@ pub struct MoveListState<'a> {
     pub viewed_ply: Option<usize>,
     pub live: bool,
     pub textures: Option<&'a PieceTextures>,
+    /// The review's judgement of each move (index: ply − 1), where there is one.
+    pub marks: &'a [Option<crate::review::Judgement>],
 }
 
 pub fn show(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppCommand>) {
@@ -132,7 +134,14 @@ fn moves_grid(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppCom
         let ply = i + 1;
         // The move shown: the one looked at, or the last one.
         let current = state.viewed_ply.unwrap_or(view.moves.len()) == ply;
-        let response = ui.selectable_label(current, san);
+        let response = match state.marks.get(i).copied().flatten() {
+            Some(mark) => ui.selectable_label(
+                current,
+                egui::RichText::new(format!("{san}{}", mark.symbol()))
+                    .color(super::review_view::colour(mark)),
+            ),
+            None => ui.selectable_label(current, san),
+        };
         if response.clicked() {
             let live = ply == view.moves.len();
             out.push(AppCommand::ViewPly((!live).then_some(ply)));

@@ -4,6 +4,7 @@ pub mod listen;
 pub mod pgn_check;
 pub mod ports;
 pub mod replay;
+pub mod review;
 pub mod simulate;
 
 use std::process::ExitCode;

@@ -145,8 +145,8 @@ impl Adviser {
                         self.hint = Some(mv);
                     }
                 }
-                // This engine is never asked for a move of its own.
-                Reply::BestMove { .. } => {}
+                // This engine is never asked for a move of its own, nor to evaluate.
+                Reply::BestMove { .. } | Reply::Evaluation { .. } => {}
                 Reply::Fault(fault) => self.fault = Some(fault),
             }
         }

@@ -17,4 +17,6 @@ pub use fault::EngineFault;
 pub use play::{EnginePlay, TAKEBACK_PAUSE, TAKEBACK_WAIT_WORDS};
 pub use strength::Strength;
 pub use time::EngineClock;
-pub use worker::{Engine, MAX_LINES, Patience, Reply, Ticket, castling_mode, find_stockfish};
+pub use worker::{
+    Engine, MAX_LINES, Patience, Reply, SearchLimit, Ticket, castling_mode, find_stockfish,
+};

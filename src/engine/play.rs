@@ -250,7 +250,7 @@ impl EnginePlay {
                     lines.push(format!("engine fault: {fault}"));
                 }
                 // Never asked of the playing engine: advice comes from an `Adviser`.
-                Reply::Hint { .. } | Reply::Analysis { .. } => {}
+                Reply::Hint { .. } | Reply::Analysis { .. } | Reply::Evaluation { .. } => {}
             }
         }
         (lines, expect)

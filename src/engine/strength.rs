@@ -14,6 +14,8 @@ pub enum Strength {
     Elo(u32),
     /// A fixed number of nodes on one thread: the same move every time (for tests).
     Nodes(u64),
+    /// Full strength with this many threads and this much hash (MiB): for reviewing games.
+    Full { threads: u16, hash_mb: u32 },
 }
 
 /// What to tell the engine for a strength, and the node limit of each search (if any).
@@ -64,6 +66,22 @@ impl Strength {
                     nodes: Some(nodes_for_elo(elo)),
                 },
             },
+            Strength::Full { threads, hash_mb } => {
+                let mut options = Vec::new();
+                if let Some((min, max)) = spin("Threads") {
+                    options.push(set(
+                        "Threads",
+                        i64::from(threads).clamp(min, max).to_string(),
+                    ));
+                }
+                if let Some((min, max)) = spin("Hash") {
+                    options.push(set("Hash", i64::from(hash_mb).clamp(min, max).to_string()));
+                }
+                Plan {
+                    options,
+                    nodes: None,
+                }
+            }
             Strength::Nodes(nodes) => Plan {
                 options: spin("Threads")
                     .map(|_| vec![set("Threads", "1".into())])
@@ -79,6 +97,7 @@ impl Strength {
             Strength::Level(level) => format!("level {level}"),
             Strength::Elo(elo) => format!("Elo {elo}"),
             Strength::Nodes(nodes) => format!("{nodes} nodes"),
+            Strength::Full { .. } => "full strength".into(),
         }
     }
 }

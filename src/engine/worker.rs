@@ -74,8 +74,28 @@ pub enum Reply {
         ply: usize,
         lines: Vec<AnalysisLine>,
     },
+    /// The engine's evaluation of the position after `ply` moves, searched to its limit:
+    /// its best line (`None` only if the engine gave no score).
+    Evaluation {
+        ticket: Ticket,
+        ply: usize,
+        line: Option<AnalysisLine>,
+        /// How long the engine searched it.
+        took: Duration,
+    },
     /// The engine failed; a new `Engine` may be started.
     Fault(EngineFault),
+}
+
+/// How far an evaluation searches each position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchLimit {
+    /// To this depth (plies).
+    Depth(u8),
+    /// This many nodes.
+    Nodes(u64),
+    /// This long.
+    MoveTime(Duration),
 }
 
 /// What the worker waits for: its owner's requests and the engine's output, on one channel.
@@ -108,6 +128,11 @@ enum JobKind {
     Analysis {
         ticket: Ticket,
         lines: u16,
+    },
+    /// One line, searched to a limit; queued behind each other, never replaced.
+    Evaluation {
+        ticket: Ticket,
+        limit: SearchLimit,
     },
 }
 
@@ -185,6 +210,15 @@ impl Engine {
         let ticket = self.ticket();
         let lines = u16::from(lines.clamp(1, MAX_LINES));
         self.search(start, moves, JobKind::Analysis { ticket, lines });
+        ticket
+    }
+
+    /// Evaluates the position after `moves` from `start`, searched to `limit`, as a
+    /// `Reply::Evaluation`. Evaluations wait their turn behind each other: asked for a
+    /// game's positions at once, the engine goes from one to the next without a pause.
+    pub fn evaluate(&self, start: &Chess, moves: &[Move], limit: SearchLimit) -> Ticket {
+        let ticket = self.ticket();
+        self.search(start, moves, JobKind::Evaluation { ticket, limit });
         ticket
     }
 
@@ -294,6 +328,7 @@ struct Search {
     unsent: bool,
     /// When lines were last sent (or the search began).
     sent_at: Instant,
+    began: Instant,
 }
 
 struct Worker<'a> {
@@ -477,17 +512,29 @@ impl Worker<'_> {
             position.play_unchecked(mv);
         }
         let kind = job.kind;
-        if let JobKind::Analysis { ticket, .. } = kind
-            && position.legal_moves().is_empty()
-        {
+        if position.legal_moves().is_empty() {
             // Mate or stalemate: nothing to search, and engines differ in how they say so.
-            drop(self.reply.send(Reply::Analysis {
-                ticket,
-                ply: job.moves.len(),
-                lines: vec![AnalysisLine::of_final(&position)],
-            }));
-            (self.wake)();
-            return Ok(());
+            let ply = job.moves.len();
+            let line = AnalysisLine::of_final(&position);
+            let reply = match kind {
+                JobKind::Analysis { ticket, .. } => Some(Reply::Analysis {
+                    ticket,
+                    ply,
+                    lines: vec![line],
+                }),
+                JobKind::Evaluation { ticket, .. } => Some(Reply::Evaluation {
+                    ticket,
+                    ply,
+                    line: Some(line),
+                    took: Duration::ZERO,
+                }),
+                JobKind::Move(_) | JobKind::Hint(_) => None,
+            };
+            if let Some(reply) = reply {
+                drop(self.reply.send(reply));
+                (self.wake)();
+                return Ok(());
+            }
         }
         let mode = castling_mode(&job.start);
         let set = |name: &str, value: String| UciMessage::SetOption {
@@ -501,7 +548,7 @@ impl Worker<'_> {
         }
         let wanted = match kind {
             JobKind::Analysis { lines, .. } => lines,
-            JobKind::Move(_) | JobKind::Hint(_) => 1,
+            JobKind::Move(_) | JobKind::Hint(_) | JobKind::Evaluation { .. } => 1,
         };
         if let Some((min, max)) = self.offers.multipv {
             let wanted = i64::from(wanted).clamp(min, max.max(min)) as u16;
@@ -531,6 +578,14 @@ impl Worker<'_> {
         let mut cap = None;
         let (time_control, search_control, thinking) = match kind {
             JobKind::Analysis { .. } => (Some(UciTimeControl::Infinite), None, None),
+            // A depth or node limit has no time to it: no deadline but the engine's exit.
+            JobKind::Evaluation { limit, .. } => match limit {
+                SearchLimit::Depth(depth) => (None, Some(UciSearchControl::depth(depth)), None),
+                SearchLimit::Nodes(nodes) => (None, Some(UciSearchControl::nodes(nodes)), None),
+                SearchLimit::MoveTime(time) => {
+                    (Some(UciTimeControl::MoveTime(time)), None, Some(time))
+                }
+            },
             // A node budget and a clock: the engine stops at whichever ends first.
             JobKind::Move(Some(clock)) => {
                 let left = clock.left(position.turn());
@@ -569,6 +624,7 @@ impl Worker<'_> {
             unsent: false,
             // The first lines go out as they come.
             sent_at: Instant::now() - ANALYSIS_INTERVAL,
+            began: Instant::now(),
         });
         Ok(())
     }
@@ -581,8 +637,10 @@ impl Worker<'_> {
         };
         match message {
             Some(UciMessage::Info(info)) => {
-                let JobKind::Analysis { lines: wanted, .. } = search.job.kind else {
-                    return Ok(());
+                let wanted = match search.job.kind {
+                    JobKind::Analysis { lines, .. } => lines,
+                    JobKind::Evaluation { .. } => 1,
+                    JobKind::Move(_) | JobKind::Hint(_) => return Ok(()),
                 };
                 if search.stopping {
                     return Ok(());
@@ -594,7 +652,8 @@ impl Worker<'_> {
                         Ok(i) => search.lines[i] = line,
                         Err(i) => search.lines.insert(i, line),
                     }
-                    search.unsent = true;
+                    // An evaluation's line goes out once, when its search ends.
+                    search.unsent = search.job.is_analysis();
                 }
                 Ok(())
             }
@@ -620,6 +679,16 @@ impl Worker<'_> {
         let ply = search.job.moves.len();
         let mv = match search.job.kind {
             JobKind::Analysis { .. } => return Ok(()),
+            JobKind::Evaluation { ticket, .. } => {
+                drop(self.reply.send(Reply::Evaluation {
+                    ticket,
+                    ply,
+                    line: search.lines.into_iter().next(),
+                    took: search.began.elapsed(),
+                }));
+                (self.wake)();
+                return Ok(());
+            }
             JobKind::Move(_) | JobKind::Hint(_) => best
                 .and_then(|uci| uci.to_move(&search.position).ok())
                 .ok_or_else(|| EngineFault::IllegalMove {

@@ -12,4 +12,4 @@ pub mod writer;
 pub use crate::game::{GameTags, PgnResult, today};
 pub use file::PgnFile;
 pub use reader::{PgnError, PgnGame, read_games, read_summaries};
-pub use writer::{write_game, write_game_with_comments};
+pub use writer::{PlyNotes, write_annotated_game, write_game, write_game_with_comments};

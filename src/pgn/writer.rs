@@ -2,7 +2,8 @@
 //! starts), the other tags, the opening's `ECO` and `Opening`, SAN movetext with check
 //! marks, lines of at most 80 characters.
 
-use shakmaty::{Chess, Color, Position};
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, Move, Position};
 
 use crate::game::{GameRecord, GameTags, PgnResult, fen_of};
 use crate::openings;
@@ -40,6 +41,30 @@ pub fn write_game_with_comments(
     tags: &GameTags,
     comments: &[(usize, String)],
 ) -> String {
+    let mut notes = vec![PlyNotes::default(); game.moves.len() + 1];
+    for (ply, text) in comments {
+        if let Some(note) = notes.get_mut(*ply) {
+            note.comments.push(text.clone());
+        }
+    }
+    write_annotated_game(game, tags, &notes)
+}
+
+/// What is written after one ply of the mainline (index 0: before the first move).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlyNotes {
+    /// A numeric annotation glyph (`$2` is `?`), after the move.
+    pub nag: Option<u8>,
+    /// Comments, in order (`[%eval 0.34]`, `[%clk 0:05:00]`).
+    pub comments: Vec<String>,
+    /// A line played instead of this ply's move, from the position before it: written as
+    /// a variation after the move.
+    pub variation: Vec<Move>,
+}
+
+/// One game in PGN with notes after each ply (`notes[0]` before the first move; a
+/// variation there is ignored): glyphs, comments and variations.
+pub fn write_annotated_game(game: &GameRecord, tags: &GameTags, notes: &[PlyNotes]) -> String {
     let result = tags
         .result
         .unwrap_or_else(|| PgnResult::from_position(&game.final_position()));
@@ -79,7 +104,8 @@ pub fn write_game_with_comments(
 
     let mut tokens: Vec<String> = Vec::with_capacity(game.moves.len() * 2 + 1);
     let push_comments = |tokens: &mut Vec<String>, ply: usize| {
-        for (_, text) in comments.iter().filter(|(after, _)| *after == ply) {
+        let texts = notes.get(ply).map_or(&[][..], |n| n.comments.as_slice());
+        for text in texts {
             // `}` would end the comment early.
             let text = text.replace('}', ")");
             // Spaced inside the braces, as lichess writes `{ [%clk 0:05:00] }`; the braces
@@ -105,9 +131,17 @@ pub fn write_game_with_comments(
             tokens.push(format!("{number}..."));
         }
         tokens.push(san.to_string());
+        let note = notes.get(index + 1);
+        if let Some(nag) = note.and_then(|n| n.nag) {
+            tokens.push(format!("${nag}"));
+        }
+        let before_move = position.clone();
         position.play_unchecked(game.moves[index]);
         let before = tokens.len();
         push_comments(&mut tokens, index + 1);
+        if let Some(note) = note.filter(|n| !n.variation.is_empty()) {
+            push_variation(&mut tokens, &before_move, &note.variation);
+        }
         after_comment = tokens.len() > before;
     }
     tokens.push(result.as_str().to_owned());
@@ -127,6 +161,33 @@ pub fn write_game_with_comments(
     }
     out.push_str("\n\n");
     out
+}
+
+/// A variation from `position`, in parentheses: its first move numbered (`12...` for
+/// Black), as far as its moves are legal.
+fn push_variation(tokens: &mut Vec<String>, position: &Chess, line: &[Move]) {
+    let mut position = position.clone();
+    let mut words = Vec::new();
+    for (index, &mv) in line.iter().enumerate() {
+        if !position.is_legal(mv) {
+            break;
+        }
+        let number = position.fullmoves().get();
+        if position.turn() == Color::White {
+            words.push(format!("{number}."));
+        } else if index == 0 {
+            words.push(format!("{number}..."));
+        }
+        words.push(SanPlus::from_move_and_play_unchecked(&mut position, mv).to_string());
+    }
+    let Some(first) = words.first_mut() else {
+        return;
+    };
+    first.insert(0, '(');
+    if let Some(last) = words.last_mut() {
+        last.push(')');
+    }
+    tokens.extend(words);
 }
 
 /// A comment's words for wrapping lines; a command such as `[%clk 0:05:17]` stays whole,

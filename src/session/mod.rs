@@ -11,6 +11,7 @@ mod engine;
 mod game_view;
 mod record;
 mod recording_summary;
+mod review;
 mod sharing;
 mod simulated;
 mod source;
@@ -29,6 +30,7 @@ pub use clock::{ClockFace, Clocks, TENTHS_BELOW_MS};
 pub use engine::{Advice, EngineSeat};
 pub use game_view::GameView;
 pub use recording_summary::{Band, BandKind, Lane, Marker, MarkerKind, Summary};
+pub use review::GameUnderReview;
 pub use simulated::{SIMULATED_PROTOCOL, SimulatedBoard};
 pub use source::{Live, Source};
 pub use timeline::Timeline;
@@ -78,6 +80,7 @@ pub struct Session {
     clocks: Clocks,
     seat: EngineSeat,
     advice: Advice,
+    review: Option<GameUnderReview>,
     dgt: DgtShare,
     live_pgn: LivePgnFile,
     autosave: Autosaving,
@@ -103,6 +106,7 @@ impl Session {
             clocks: Clocks::default(),
             seat: EngineSeat::default(),
             advice: Advice::default(),
+            review: None,
             dgt: DgtShare::default(),
             live_pgn: LivePgnFile::default(),
             autosave,
@@ -245,6 +249,9 @@ impl Session {
         self.hear_engine(now);
         if let Some(notice) = self.advice.hear() {
             self.notice = Some(notice);
+        }
+        if let Some(review) = &mut self.review {
+            review.hear();
         }
         for line in self.dgt.hear() {
             self.tell(News::Said(line));
@@ -539,6 +546,36 @@ impl Session {
         {
             self.notice = Some(notice);
         }
+    }
+
+    /// Reviews the current game with the engine at `engine_path`, each position searched
+    /// to `limit`; a review under way is replaced.
+    pub fn review_game(&mut self, engine_path: &str, limit: crate::engine::SearchLimit) {
+        match engine::find_engine(engine_path) {
+            Ok(path) => {
+                let game = self.snapshot.game.clone();
+                self.review = Some(GameUnderReview::start(
+                    &path,
+                    game,
+                    limit,
+                    self.wake.clone(),
+                ));
+            }
+            Err(notice) => self.notice = Some(notice),
+        }
+    }
+
+    /// Ends the review (its engine quits) and puts it away.
+    pub fn close_review(&mut self) {
+        self.review = None;
+    }
+
+    /// The review of the current game, while it matches the game shown.
+    pub fn review(&self) -> Option<&GameUnderReview> {
+        self.review.as_ref().filter(|r| {
+            r.game.start == self.snapshot.game.start
+                && self.snapshot.game.moves.starts_with(&r.game.moves)
+        })
     }
 
     pub fn analysis_lines(&self) -> Option<u8> {

@@ -1,0 +1,67 @@
+//! The review part: one game reviewed by the engine in the background, its evaluations
+//! kept for the app's graph and marked moves as they arrive.
+
+use std::path::Path;
+
+use crate::background::Wake;
+use crate::engine::SearchLimit;
+use crate::game::GameRecord;
+use crate::review::{GameReview, Reviewer};
+
+/// A game under review or reviewed.
+pub struct GameUnderReview {
+    /// The game reviewed, as it was when the review began.
+    pub game: GameRecord,
+    reviewer: Option<Reviewer>,
+    review: GameReview,
+    /// What stopped the review, if the engine failed.
+    pub fault: Option<String>,
+    /// The engine's name, once it said it.
+    pub engine: Option<String>,
+}
+
+impl GameUnderReview {
+    /// Starts reviewing `game` with the engine at `path`.
+    pub fn start(path: &Path, game: GameRecord, limit: SearchLimit, wake: Wake) -> Self {
+        let reviewer = Reviewer::start(path, &game, limit, wake);
+        Self {
+            review: GameReview::new(game.moves.len()),
+            game,
+            reviewer: Some(reviewer),
+            fault: None,
+            engine: None,
+        }
+    }
+
+    /// Takes the engine's evaluations; the engine goes once the review is finished.
+    pub(super) fn hear(&mut self) {
+        let Some(reviewer) = &mut self.reviewer else {
+            return;
+        };
+        if reviewer.poll() {
+            self.review = reviewer.review().clone();
+        }
+        if let Some(name) = reviewer.engine_name() {
+            self.engine = Some(name.to_owned());
+        }
+        if reviewer.is_finished() {
+            self.fault = reviewer.fault().map(ToString::to_string);
+            self.reviewer = None;
+        }
+    }
+
+    /// The evaluations so far.
+    pub fn review(&self) -> &GameReview {
+        &self.review
+    }
+
+    /// Whether the engine is still at work.
+    pub fn is_running(&self) -> bool {
+        self.reviewer.is_some()
+    }
+
+    /// Positions evaluated, of all.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.review.evaluated(), self.review.positions())
+    }
+}

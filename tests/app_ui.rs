@@ -854,4 +854,21 @@ fn a_game_is_reviewed_and_a_click_on_its_graph_shows_that_move() {
     harness.step();
     assert!(harness.query_by_label_contains("Blunder").is_some());
     assert!(harness.query_by_label_contains("Better: 2...").is_some());
+    // 3. Qxe5# ends the game: its review is offered, and a click starts it.
+    click(&mut harness, "sensor h5: occupied");
+    wait_for(&mut harness, "sensor h5: move in progress");
+    click(&mut harness, "sensor e5: occupied");
+    // The pawn taken off; the queen set down there.
+    harness.run_steps(3);
+    harness
+        .query_by_label_contains("sensor e5: ")
+        .expect("the sensor e5")
+        .click();
+    wait_for(&mut harness, "Review this game");
+    click(&mut harness, "Review this game");
+    step_until(&mut harness, "the whole game reviewed", |app| {
+        app.session()
+            .review()
+            .is_some_and(|review| review.game.moves.len() == 5 && !review.is_running())
+    });
 }

@@ -31,6 +31,15 @@ pub struct BoardState<'a> {
 
 pub const WARNING: Color32 = Color32::from_rgb(230, 160, 40);
 
+/// The review's better move where the move shown (the last, if none is looked at) was
+/// marked a mistake.
+fn better_move(session: &Session, viewed_ply: Option<usize>) -> Option<shakmaty::Move> {
+    let review = session.review()?;
+    let ply = viewed_ply.unwrap_or(session.view().moves.len());
+    review.review().judgement(&review.game, ply)?;
+    review.review().best_line(ply - 1)?.first().copied()
+}
+
 /// Says whose clock is shown while the program following the shared board drives it, and
 /// the text that program put on the clock's display.
 pub fn host_clock_note(ui: &mut egui::Ui, host: &crate::session::HostDisplay) {
@@ -122,7 +131,9 @@ pub fn show(
                 engine_move: snapshot
                     .expected_move
                     .filter(|_| state.viewed_ply.is_none()),
-                advice: session.advice().filter(|_| state.viewed_ply.is_none()),
+                // At a move the review marked, the better move; else the engine's advice.
+                advice: better_move(session, state.viewed_ply)
+                    .or_else(|| session.advice().filter(|_| state.viewed_ply.is_none())),
             };
             if let Some(mv) = board_view::show(ui, position, last_move, textures, look) {
                 out.push(AppCommand::Correct {

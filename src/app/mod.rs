@@ -388,6 +388,9 @@ impl eframe::App for BoardsightApp {
                     live: session.is_live(),
                     textures,
                     marks: &marks,
+                    reviewed: session
+                        .review()
+                        .is_some_and(|r| r.game.moves.len() == session.view().moves.len()),
                 };
                 move_list::show(ui, &state, out);
             });

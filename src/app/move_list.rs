@@ -21,6 +21,8 @@ pub struct MoveListState<'a> {
     pub textures: Option<&'a PieceTextures>,
     /// The review's judgement of each move (index: ply − 1), where there is one.
     pub marks: &'a [Option<crate::review::Judgement>],
+    /// Whether the game shown is reviewed (or being reviewed).
+    pub reviewed: bool,
 }
 
 pub fn show(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppCommand>) {
@@ -49,6 +51,10 @@ pub fn show(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppComma
                 .show(ui, |ui| moves_grid(ui, state, out));
             if let Some(result) = view.end {
                 ui.strong(result);
+                // The game is over: its review is a click away.
+                if !state.reviewed && ui.button("Review this game").clicked() {
+                    out.push(AppCommand::ReviewGame);
+                }
             }
         });
     if let Some(opening) = view.opening {

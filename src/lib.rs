@@ -52,6 +52,9 @@ pub mod dgt_serve;
 pub mod engine;
 #[doc(hidden)]
 pub mod files;
+#[cfg(feature = "app")]
+#[doc(hidden)]
+pub mod picture;
 #[doc(hidden)]
 pub mod replay;
 #[doc(hidden)]

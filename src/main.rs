@@ -75,6 +75,10 @@ enum Command {
         /// Write the annotated games here (default: standard output).
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Also each game as an animated GIF, a frame a move, the marked moves framed in
+        /// their colour: the first game here, the n-th as NAME-n.gif.
+        #[arg(long, value_name = "FILE")]
+        gif: Option<PathBuf>,
     },
     /// Work with PGN files.
     Pgn {
@@ -251,6 +255,7 @@ fn main() -> ExitCode {
             nodes,
             movetime,
             out,
+            gif,
         }) => {
             let Some(engine) = engine.or_else(find_stockfish) else {
                 return cli::usage_error(
@@ -267,6 +272,7 @@ fn main() -> ExitCode {
                 engine: &engine,
                 limit,
                 out: out.as_deref(),
+                gif: gif.as_deref(),
             })
         }
         Some(Command::Simulate {

@@ -872,3 +872,59 @@ fn a_game_is_reviewed_and_a_click_on_its_graph_shows_that_move() {
             .is_some_and(|review| review.game.moves.len() == 5 && !review.is_running())
     });
 }
+
+#[test]
+fn a_pgn_with_evaluations_shows_its_review_without_an_engine() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("annotated.pgn");
+    std::fs::write(
+        &file,
+        "[Event \"Annotated\"]\n[Result \"*\"]\n\n1. e4 { [%eval 0.3] } 1... e5 { [%eval 0.25] } \
+         2. Qh5 { [%eval 0.0] } 2... Ke7 { [%eval #1] } *\n",
+    )
+    .expect("writes");
+    let mut harness = app(None, dir.path());
+    wait_for(&mut harness, "new game");
+    harness
+        .state_mut()
+        .push_command(AppCommand::LoadPgn(file.clone()));
+    step_until(&mut harness, "the game on the board", |app| {
+        app.session().view().moves.len() == 4
+    });
+    harness.run_steps(2);
+    let review = harness.state().session().review().expect("a review");
+    assert!(!review.is_running());
+    assert_eq!(review.engine.as_deref(), Some("the file's evaluations"));
+    // 2... Ke7 lets a mate in: a blunder, from the file's numbers alone.
+    harness.get_by_label("Ke7??");
+    harness.get_by_label("evaluation graph");
+}
+
+#[test]
+fn the_position_shown_is_exported_as_a_png_as_drawn() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(None, dir.path());
+    play_e4(&mut harness);
+    let png = dir.path().join("position.png");
+    harness
+        .state_mut()
+        .push_command(AppCommand::ExportPng(png.clone()));
+    step_until(&mut harness, "the picture written", |_| png.exists());
+    let image = image::open(&png).expect("a PNG").to_rgba8();
+    assert_eq!(image.dimensions(), (640, 640));
+    // White at the bottom: e4 shows the pawn's white body, e2 is an empty (tinted) square.
+    // A white piece's body: white somewhere down the middle of its square.
+    let body = |file: u32, rank: u32| {
+        [28, 40, 52].iter().any(|&across| {
+            [40, 48, 56, 64].iter().any(|&down| {
+                let [r, g, b, _] = image
+                    .get_pixel(file * 80 + across, (8 - rank) * 80 + down)
+                    .0;
+                r.min(g).min(b) > 235
+            })
+        })
+    };
+    assert!(body(4, 4), "a white pawn on e4");
+    assert!(!body(4, 2), "nothing on e2");
+    assert!(body(4, 1), "the white king on e1");
+}

@@ -213,3 +213,76 @@ fn the_review_command_writes_annotated_pgn_that_reads_back() {
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("none.pgn"));
 }
+
+/// The squares whose centre shows a piece's white or black body, in a frame drawn with
+/// White at the bottom.
+#[cfg(feature = "app")]
+fn pieces_seen(frame: &image::RgbaImage) -> shakmaty::Bitboard {
+    let cell = frame.width() as f32 / 8.0;
+    let mut seen = shakmaty::Bitboard::EMPTY;
+    for square in shakmaty::Square::ALL {
+        let points = [0.35, 0.5, 0.65]
+            .iter()
+            .flat_map(|&across| [0.5, 0.6, 0.7, 0.8].map(|down| (across, down)));
+        let body = points.into_iter().any(|(across, down)| {
+            let x = (f32::from(u8::from(square.file())) + across) * cell;
+            let y = (7.0 - f32::from(u8::from(square.rank())) + down) * cell;
+            let [r, g, b, _] = frame.get_pixel(x as u32, y as u32).0;
+            let white = r.min(g).min(b) > 235;
+            let black = r.max(g).max(b) < 70;
+            white || black
+        });
+        if body {
+            seen.add(square);
+        }
+    }
+    seen
+}
+
+#[cfg(feature = "app")]
+#[test]
+fn a_reviewed_game_is_exported_as_an_animated_gif_a_frame_a_move() {
+    use image::AnimationDecoder;
+    let Some(path) = common::stockfish_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("game.pgn");
+    let gif = dir.path().join("game.gif");
+    std::fs::write(&input, format!("[Event \"Club\"]\n\n{QUEEN_LEFT} *\n")).expect("writes");
+    let status = Command::new(env!("CARGO_BIN_EXE_boardsight"))
+        .arg("review")
+        .arg(&input)
+        .arg("--engine")
+        .arg(&path)
+        .args(["--depth", "8", "--out"])
+        .arg(dir.path().join("out.pgn"))
+        .arg("--gif")
+        .arg(&gif)
+        .status()
+        .expect("review runs");
+    assert!(status.success());
+    let file = std::io::BufReader::new(std::fs::File::open(&gif).expect("the GIF"));
+    let frames = image::codecs::gif::GifDecoder::new(file)
+        .expect("a GIF")
+        .into_frames()
+        .collect_frames()
+        .expect("its frames");
+    let game = game(QUEEN_LEFT);
+    assert_eq!(frames.len(), game.moves.len() + 1);
+    let positions = game.positions();
+    for (frame, position) in [
+        (&frames[0], &positions[0]),
+        (
+            frames.last().expect("frames"),
+            &positions[positions.len() - 1],
+        ),
+    ] {
+        assert_eq!(
+            pieces_seen(frame.buffer()),
+            position.board().occupied(),
+            "{}",
+            boardsight::fen_of(position)
+        );
+    }
+}

@@ -33,7 +33,7 @@ pub const WARNING: Color32 = Color32::from_rgb(230, 160, 40);
 
 /// The review's better move where the move shown (the last, if none is looked at) was
 /// marked a mistake.
-fn better_move(session: &Session, viewed_ply: Option<usize>) -> Option<shakmaty::Move> {
+pub fn better_move(session: &Session, viewed_ply: Option<usize>) -> Option<shakmaty::Move> {
     let review = session.review()?;
     let ply = viewed_ply.unwrap_or(session.view().moves.len());
     review.review().judgement(&review.game, ply)?;

@@ -18,6 +18,10 @@ pub enum FilePick {
     DemoPgn,
     /// The file the live PGN keeps.
     LivePgn,
+    /// Where the picture of the position shown goes (PNG).
+    ExportPng,
+    /// Where the game as an animated GIF goes.
+    ExportGif,
 }
 
 /// A window over the main one.
@@ -93,6 +97,10 @@ pub enum AppCommand {
     ReviewGame,
     /// Stop the review and put it away.
     CloseReview,
+    /// The position shown as a PNG, as drawn (the better move's arrow at a marked move).
+    ExportPng(PathBuf),
+    /// The game as an animated GIF, its marked moves flagged.
+    ExportGif(PathBuf),
     /// Serve the recognised position to other programs as a DGT board, or stop.
     ShareAsDgt(bool),
     /// Keep this file holding the session's games, or stop.

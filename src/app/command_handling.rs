@@ -7,7 +7,7 @@ use eframe::egui;
 use shakmaty::Chess;
 
 use super::command::{AppCommand, FilePick, Window};
-use super::jobs::{Done, Job, file_name};
+use super::jobs::{Done, Job, Picture, file_name};
 use super::{BoardsightApp, theme};
 use crate::connection::{Command, list_ports};
 use crate::engine::Strength;
@@ -214,6 +214,47 @@ impl BoardsightApp {
                 crate::engine::SearchLimit::Depth(REVIEW_DEPTH),
             ),
             AppCommand::CloseReview => session.close_review(),
+            AppCommand::ExportPng(path) => {
+                let viewed = self.screen.viewed_ply;
+                let (position, last_move) = session.view().at(viewed);
+                if let Some(position) = position {
+                    let marks = session.review().map(super::review_view::marks);
+                    let ply = viewed.unwrap_or(session.view().moves.len());
+                    let look = crate::picture::Look {
+                        last_move,
+                        arrow: super::central_panel::better_move(session, viewed),
+                        mark: ply
+                            .checked_sub(1)
+                            .and_then(|i| marks.as_ref()?.get(i).copied().flatten()),
+                        flipped: self.settings.board_flipped,
+                    };
+                    let picture = Picture::Position {
+                        position: Box::new(position.clone()),
+                        look,
+                    };
+                    self.jobs.run(Job::ExportPicture { path, picture });
+                }
+            }
+            AppCommand::ExportGif(path) => {
+                let game = session.snapshot().game.clone();
+                let marks = session
+                    .review()
+                    .map(super::review_view::marks)
+                    .unwrap_or_default();
+                let better = (1..=game.moves.len())
+                    .map(|ply| {
+                        let review = session.review()?;
+                        marks.get(ply - 1).copied().flatten()?;
+                        review.review().best_line(ply - 1)?.first().copied()
+                    })
+                    .collect();
+                let picture = Picture::Game {
+                    game,
+                    marks,
+                    better,
+                };
+                self.jobs.run(Job::ExportPicture { path, picture });
+            }
             AppCommand::SetClock(control) => session.set_clock(control, Instant::now()),
             AppCommand::FlipBoard => self.settings.board_flipped = !self.settings.board_flipped,
             AppCommand::ToggleTheme => {
@@ -280,7 +321,9 @@ impl BoardsightApp {
                 session.say(format!("saved {}", path.display()));
                 session.games_saved(plies);
             }
-            Done::LogSaved(path) => session.say(format!("saved {}", path.display())),
+            Done::LogSaved(path) | Done::PictureSaved(path) => {
+                session.say(format!("saved {}", path.display()));
+            }
             Done::Failed(message) => session.set_notice(message),
         }
     }
@@ -336,6 +379,18 @@ fn pick_file(pick: FilePick) -> Option<AppCommand> {
                 .set_file_name("live.pgn")
                 .save_file()?,
         )),
+        FilePick::ExportPng => AppCommand::ExportPng(
+            dialog
+                .add_filter("PNG", &["png"])
+                .set_file_name("position.png")
+                .save_file()?,
+        ),
+        FilePick::ExportGif => AppCommand::ExportGif(
+            dialog
+                .add_filter("GIF", &["gif"])
+                .set_file_name("game.gif")
+                .save_file()?,
+        ),
     })
 }
 
@@ -348,5 +403,7 @@ pub fn pick_words(pick: FilePick) -> &'static str {
         FilePick::SavePgn => "where to save the games",
         FilePick::DemoPgn => "a PGN file for the demo",
         FilePick::LivePgn => "the file the live PGN keeps",
+        FilePick::ExportPng => "where to save the picture",
+        FilePick::ExportGif => "where to save the game's animation",
     }
 }

@@ -12,6 +12,7 @@ use crate::background::{Wake, WorkerThread};
 use crate::files::write_atomically;
 use crate::game::GameRecord;
 use crate::pgn::{PgnError, PgnFile};
+use crate::picture::{Look, Painter};
 use crate::reading::TimedReading;
 use crate::recognizer::Config;
 use crate::sensorlog;
@@ -36,7 +37,29 @@ pub enum Job {
         path: PathBuf,
         readings: Vec<TimedReading>,
     },
+    /// Draw a picture and write it.
+    ExportPicture { path: PathBuf, picture: Picture },
 }
+
+/// A picture to export.
+pub enum Picture {
+    /// The position as drawn.
+    Position {
+        position: Box<shakmaty::Chess>,
+        look: Look,
+    },
+    /// The game as an animated GIF: each move's mark and better move (index: ply − 1).
+    Game {
+        game: GameRecord,
+        marks: Vec<Option<crate::review::Judgement>>,
+        better: Vec<Option<shakmaty::Move>>,
+    },
+}
+
+/// The exported pictures' side in pixels, and how long a GIF shows each move.
+const PICTURE_SIDE: u32 = 640;
+const GIF_SIDE: u32 = 400;
+const GIF_DELAY_MS: u32 = 1000;
 
 /// What a job came to.
 pub enum Done {
@@ -54,6 +77,7 @@ pub enum Done {
         plies: usize,
     },
     LogSaved(PathBuf),
+    PictureSaved(PathBuf),
     /// What went wrong, for the user: the file, and where in it when known.
     Failed(String),
 }
@@ -63,7 +87,9 @@ impl Job {
         let (verb, path) = match self {
             Job::ListPgn(path) | Job::ReadDemoGames(path) => ("Reading", path),
             Job::OpenRecording { path, .. } => ("Opening", path),
-            Job::SavePgn { path, .. } | Job::SaveLog { path, .. } => ("Saving", path),
+            Job::SavePgn { path, .. }
+            | Job::SaveLog { path, .. }
+            | Job::ExportPicture { path, .. } => ("Saving", path),
         };
         format!("{verb} {}", file_name(path))
     }
@@ -106,6 +132,26 @@ impl Job {
                 match written {
                     Ok(()) => Done::LogSaved(path),
                     Err(e) => failed(&path, e),
+                }
+            }
+            Job::ExportPicture { path, picture } => {
+                let painter = Painter::default();
+                let bytes = match picture {
+                    Picture::Position { position, look } => {
+                        painter.png(&position, look, PICTURE_SIDE)
+                    }
+                    Picture::Game {
+                        game,
+                        marks,
+                        better,
+                    } => painter.gif(&game, &marks, &better, GIF_SIDE, GIF_DELAY_MS),
+                };
+                match bytes {
+                    Ok(bytes) => match write_atomically(&path, &bytes) {
+                        Ok(()) => Done::PictureSaved(path),
+                        Err(e) => failed(&path, e),
+                    },
+                    Err(message) => Done::Failed(format!("{}: {message}", path.display())),
                 }
             }
         }

@@ -103,6 +103,21 @@ fn file_menu(ui: &mut Ui, state: &MenuState<'_>, settings: &Settings, out: &mut 
         }
     });
     ui.separator();
+    if ui
+        .button("Export image…")
+        .on_hover_text("The position shown, as drawn, as a PNG")
+        .clicked()
+    {
+        out.push(AppCommand::Pick(FilePick::ExportPng));
+    }
+    if ui
+        .button("Export game as GIF…")
+        .on_hover_text("A frame a move; a review's marked moves are flagged")
+        .clicked()
+    {
+        out.push(AppCommand::Pick(FilePick::ExportGif));
+    }
+    ui.separator();
     if item(ui, "Quit", Action::Quit, true, state) {
         push_action(Action::Quit, state, out);
     }

@@ -20,7 +20,7 @@ mod jobs;
 pub mod layout;
 mod menu_bar;
 mod move_list;
-mod pieces;
+pub(crate) mod pieces;
 mod review_view;
 pub mod sensor_view;
 pub mod settings;

@@ -10,7 +10,8 @@ use egui::{ColorImage, TextureHandle, TextureOptions};
 use resvg::{tiny_skia, usvg};
 use shakmaty::{Color, Piece, Role};
 
-const SVGS: [(Color, Role, &str); 12] = [
+/// The piece images: the app's textures and the exported pictures draw them.
+pub(crate) const SVGS: [(Color, Role, &str); 12] = [
     (
         Color::White,
         Role::Pawn,

@@ -63,15 +63,24 @@ pub fn show(
         ));
     }
     let moves = review.game.moves.len();
-    graph(ui, review, viewed_ply.unwrap_or(moves), out);
+    graph(ui, review, viewed_ply.unwrap_or(moves), GRAPH_HEIGHT, out);
     better_move(ui, review, viewed_ply.unwrap_or(moves));
 }
 
-/// White's winning chances over the game, −1…1, with the marked moves as dots.
-fn graph(ui: &mut egui::Ui, review: &GameUnderReview, shown: usize, out: &mut Vec<AppCommand>) {
+/// White's winning chances over the game, −1…1, with the marked moves as dots, `height`
+/// points high; a click or drag shows that move.
+pub fn graph(
+    ui: &mut egui::Ui,
+    review: &GameUnderReview,
+    shown: usize,
+    height: f32,
+    out: &mut Vec<AppCommand>,
+) {
     let width = ui.available_width();
     let (rect, response) =
-        ui.allocate_exact_size(Vec2::new(width, GRAPH_HEIGHT), Sense::click_and_drag());
+        ui.allocate_exact_size(Vec2::new(width, height), Sense::click_and_drag());
+    // Dots grow with the graph, to be seen from across the table.
+    let dot = (height / 25.0).max(3.5);
     let moves = review.game.moves.len();
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, "evaluation graph"));
     let x_of = |ply: usize| rect.left() + rect.width() * ply as f32 / moves.max(1) as f32;
@@ -121,7 +130,7 @@ fn graph(ui: &mut egui::Ui, review: &GameUnderReview, shown: usize, out: &mut Ve
             continue;
         };
         let at = Pos2::new(x_of(index + 1), y_of(winning_chances(score.into())));
-        painter.circle_filled(at, 3.5, colour(mark));
+        painter.circle_filled(at, dot, colour(mark));
     }
     painter.vline(
         x_of(shown.min(moves)),

@@ -8,7 +8,7 @@ use shakmaty::{Color, Position};
 
 use super::command::AppCommand;
 use super::pieces::PieceTextures;
-use super::{board_view, central_panel, clock_view, sensor_view};
+use super::{board_view, central_panel, clock_view, review_view, sensor_view};
 use crate::recognizer::BoardStatus;
 use crate::session::Session;
 
@@ -37,7 +37,8 @@ pub fn show(
                 draggable: session.is_live(),
                 promotion: snapshot.pending_promotion,
                 engine_move: snapshot.expected_move.filter(|_| viewed_ply.is_none()),
-                advice: session.advice().filter(|_| viewed_ply.is_none()),
+                advice: central_panel::better_move(session, viewed_ply)
+                    .or_else(|| session.advice().filter(|_| viewed_ply.is_none())),
             };
             if let Some(mv) = board_view::show(ui, position, last_move, textures, look) {
                 out.push(AppCommand::Correct {
@@ -67,6 +68,12 @@ pub fn show(
             }
             ui.add_space(16.0);
             moves(ui, session, column);
+            if let Some(review) = session.review() {
+                ui.add_space(12.0);
+                let height = (column * 0.3).clamp(90.0, 240.0);
+                let shown = viewed_ply.unwrap_or(view.moves.len());
+                review_view::graph(ui, review, shown, height, out);
+            }
             ui.add_space(16.0);
             let inset = (column * 0.45).min(side * 0.4);
             let mut grid =
@@ -135,6 +142,7 @@ fn state_words(session: &Session) -> (String, bool) {
 /// The latest moves, numbered, in type that reads from across the table.
 fn moves(ui: &mut egui::Ui, session: &Session, width: f32) {
     let view = session.view();
+    let marks = session.review().map(review_view::marks).unwrap_or_default();
     let size = (width / 16.0).clamp(18.0, 36.0);
     let first = view.sans.len().saturating_sub(MOVES_SHOWN) & !1;
     let mut line = String::new();
@@ -153,6 +161,9 @@ fn moves(ui: &mut egui::Ui, session: &Session, width: f32) {
             line = format!("{}{dots} ", position.fullmoves());
         }
         line.push_str(san);
+        if let Some(mark) = marks.get(i).copied().flatten() {
+            line.push_str(mark.symbol());
+        }
         line.push(' ');
     }
     if !line.is_empty() {

@@ -1,5 +1,6 @@
 //! `boardsight review PGN [--engine PATH] [--depth N | --nodes N | --movetime MS]
-//! [--out FILE]`: every game of a file reviewed by the engine and written back annotated.
+//! [--out FILE] [--gif FILE]`: every game of a file reviewed by the engine and written back
+//! annotated; each game as an animated GIF too.
 
 use std::io::Write;
 use std::path::Path;
@@ -20,9 +21,16 @@ pub struct Options<'a> {
     pub limit: SearchLimit,
     /// Where the annotated games go (standard output without it).
     pub out: Option<&'a Path>,
+    /// Each game as an animated GIF: the first here, the n-th beside it as `NAME-n.gif`.
+    pub gif: Option<&'a Path>,
 }
 
 pub fn run(options: Options<'_>) -> ExitCode {
+    if options.gif.is_some() && !cfg!(feature = "app") {
+        return usage_error(
+            "--gif: this build makes no pictures (built without the `app` feature)",
+        );
+    }
     let bytes = match std::fs::read(options.file) {
         Ok(bytes) => bytes,
         Err(e) => return usage_error(&format!("{}: {e}", options.file.display())),
@@ -85,8 +93,61 @@ fn review_game(
         return Err(fault.to_string());
     }
     let engine = reviewer.engine_name().unwrap_or("the engine").to_owned();
+    if let Some(path) = options.gif {
+        let path = numbered(path, number);
+        write_gif(game, reviewer.review(), &path)?;
+    }
     Ok(annotate(game, reviewer.review(), &engine, options.limit))
 }
+
+/// `game.gif` for the first game, `game-2.gif` for the second, and so on.
+fn numbered(path: &Path, number: usize) -> std::path::PathBuf {
+    if number == 1 {
+        return path.to_owned();
+    }
+    let stem = path
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let name = match path.extension() {
+        Some(extension) => format!("{stem}-{number}.{}", extension.to_string_lossy()),
+        None => format!("{stem}-{number}"),
+    };
+    path.with_file_name(name)
+}
+
+/// The game as an animated GIF, its marked moves framed, with the better move's arrow.
+#[cfg(feature = "app")]
+fn write_gif(game: &PgnGame, review: &GameReview, path: &Path) -> Result<(), String> {
+    let plies = game.game.moves.len();
+    let marks: Vec<_> = (1..=plies)
+        .map(|ply| review.judgement(&game.game, ply))
+        .collect();
+    let better: Vec<_> = (1..=plies)
+        .map(|ply| {
+            marks[ply - 1]?;
+            review.best_line(ply - 1)?.first().copied()
+        })
+        .collect();
+    let bytes = crate::picture::Painter::default().gif(
+        &game.game,
+        &marks,
+        &better,
+        GIF_SIDE,
+        GIF_DELAY_MS,
+    )?;
+    write_atomically(path, &bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(not(feature = "app"))]
+fn write_gif(_game: &PgnGame, _review: &GameReview, _path: &Path) -> Result<(), String> {
+    Err("this build makes no pictures".into())
+}
+
+/// The GIF's side in pixels, and how long each move shows.
+#[cfg(feature = "app")]
+const GIF_SIDE: u32 = 400;
+#[cfg(feature = "app")]
+const GIF_DELAY_MS: u32 = 1000;
 
 /// The game as annotated PGN: its own comments kept, the evaluations, glyphs and better
 /// lines added, the annotator and the accuracies in tags.

@@ -731,6 +731,8 @@ impl Session {
 
     pub fn continue_game(&mut self, game: &PgnGame) {
         self.send(Command::Continue(game.game.clone()));
+        // A game that carries its evaluations shows its review at once.
+        self.review = GameUnderReview::from_comments(game.game.clone(), &game.comments);
         self.last_event = format!(
             "loaded {} – {}: set the board up as shown",
             game.tags.white, game.tags.black

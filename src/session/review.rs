@@ -4,9 +4,9 @@
 use std::path::Path;
 
 use crate::background::Wake;
-use crate::engine::SearchLimit;
+use crate::engine::{Score, SearchLimit};
 use crate::game::GameRecord;
-use crate::review::{GameReview, Reviewer};
+use crate::review::{GameReview, Reviewer, parse_eval};
 
 /// A game under review or reviewed.
 pub struct GameUnderReview {
@@ -31,6 +31,31 @@ impl GameUnderReview {
             fault: None,
             engine: None,
         }
+    }
+
+    /// The evaluations a loaded game already carries (a PGN's `[%eval]` comments): no
+    /// engine is needed for the graph and the marks. The start, which PGN gives none,
+    /// counts as +0.15 as lichess counts it.
+    pub fn from_comments(game: GameRecord, comments: &[(usize, String)]) -> Option<Self> {
+        let mut scores = vec![None; game.moves.len() + 1];
+        for (ply, text) in comments {
+            if let (Some(slot), Some(score)) = (scores.get_mut(*ply), parse_eval(text)) {
+                *slot = Some(score);
+            }
+        }
+        if scores.iter().all(Option::is_none) {
+            return None;
+        }
+        if let Some(start) = scores.first_mut() {
+            start.get_or_insert(Score::Centipawns(15));
+        }
+        Some(Self {
+            review: GameReview::from_scores(scores),
+            game,
+            reviewer: None,
+            fault: None,
+            engine: Some("the file's evaluations".into()),
+        })
     }
 
     /// Takes the engine's evaluations; the engine goes once the review is finished.

@@ -10,7 +10,7 @@ use resvg::{tiny_skia, usvg};
 use shakmaty::{Chess, Move, Piece, Position, Square};
 use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
-use crate::app::pieces::SVGS;
+use crate::app::pieces::piece_trees;
 use crate::game::GameRecord;
 use crate::review::Judgement;
 
@@ -42,16 +42,9 @@ pub struct Painter {
 
 impl Default for Painter {
     fn default() -> Self {
-        let options = usvg::Options::default();
-        let pieces = SVGS
-            .iter()
-            .filter_map(|&(color, role, svg)| {
-                // Built in and tested to parse (`app::pieces`).
-                let tree = usvg::Tree::from_str(svg, &options).ok()?;
-                Some((Piece { color, role }, tree))
-            })
-            .collect();
-        Self { pieces }
+        Self {
+            pieces: piece_trees(),
+        }
     }
 }
 
@@ -173,8 +166,8 @@ impl Painter {
     }
 }
 
-/// The colour a mark frames its move in (the app's: yellow, orange, red).
-fn mark_colour(mark: Judgement) -> [u8; 3] {
+/// The colour a mark is shown in, here and in the app (lichess's: yellow, orange, red).
+pub fn mark_colour(mark: Judgement) -> [u8; 3] {
     match mark {
         Judgement::Inaccuracy => [0xe6, 0xb4, 0x00],
         Judgement::Mistake => [0xe6, 0x7e, 0x22],

@@ -148,6 +148,27 @@ fn a_game_the_engine_played_against_itself_is_more_accurate_than_one_with_blunde
     assert!(blunders_review.judgement(&blunders, 5) >= Some(Judgement::Mistake));
 }
 
+/// `boardsight review INPUT --depth 8 --out OUTPUT [--gif GIF]` with `engine`.
+fn review_command(
+    input: &Path,
+    engine: &Path,
+    output: &Path,
+    gif: Option<&Path>,
+) -> std::process::ExitStatus {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_boardsight"));
+    command
+        .arg("review")
+        .arg(input)
+        .arg("--engine")
+        .arg(engine)
+        .args(["--depth", "8", "--out"])
+        .arg(output);
+    if let Some(gif) = gif {
+        command.arg("--gif").arg(gif);
+    }
+    command.status().expect("review runs")
+}
+
 #[test]
 fn the_review_command_writes_annotated_pgn_that_reads_back() {
     let Some(path) = common::stockfish_or_skip() else {
@@ -164,16 +185,7 @@ fn the_review_command_writes_annotated_pgn_that_reads_back() {
         ),
     )
     .expect("writes the input");
-    let status = Command::new(env!("CARGO_BIN_EXE_boardsight"))
-        .arg("review")
-        .arg(&input)
-        .arg("--engine")
-        .arg(&path)
-        .args(["--depth", "8", "--out"])
-        .arg(&output)
-        .status()
-        .expect("review runs");
-    assert!(status.success());
+    assert!(review_command(&input, &path, &output, None).success());
     let text = std::fs::read_to_string(&output).expect("the annotated file");
     let games = read_games(text.as_bytes());
     assert_eq!(games.len(), 2, "{text}");
@@ -250,18 +262,8 @@ fn a_reviewed_game_is_exported_as_an_animated_gif_a_frame_a_move() {
     let input = dir.path().join("game.pgn");
     let gif = dir.path().join("game.gif");
     std::fs::write(&input, format!("[Event \"Club\"]\n\n{QUEEN_LEFT} *\n")).expect("writes");
-    let status = Command::new(env!("CARGO_BIN_EXE_boardsight"))
-        .arg("review")
-        .arg(&input)
-        .arg("--engine")
-        .arg(&path)
-        .args(["--depth", "8", "--out"])
-        .arg(dir.path().join("out.pgn"))
-        .arg("--gif")
-        .arg(&gif)
-        .status()
-        .expect("review runs");
-    assert!(status.success());
+    let output = dir.path().join("out.pgn");
+    assert!(review_command(&input, &path, &output, Some(&gif)).success());
     let file = std::io::BufReader::new(std::fs::File::open(&gif).expect("the GIF"));
     let frames = image::codecs::gif::GifDecoder::new(file)
         .expect("a GIF")

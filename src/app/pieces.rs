@@ -10,8 +10,8 @@ use egui::{ColorImage, TextureHandle, TextureOptions};
 use resvg::{tiny_skia, usvg};
 use shakmaty::{Color, Piece, Role};
 
-/// The piece images: the app's textures and the exported pictures draw them.
-pub(crate) const SVGS: [(Color, Role, &str); 12] = [
+/// The piece images.
+const SVGS: [(Color, Role, &str); 12] = [
     (
         Color::White,
         Role::Pawn,
@@ -85,19 +85,9 @@ pub struct PieceTextures {
 
 impl PieceTextures {
     pub fn load(ctx: &egui::Context) -> Self {
-        let options = usvg::Options::default();
-        let pieces = SVGS
-            .iter()
-            .filter_map(|&(color, role, svg)| {
-                // The images are built in and tested to parse; one that did not would be
-                // drawn as nothing rather than stop the app.
-                let tree = usvg::Tree::from_str(svg, &options).ok()?;
-                Some((Piece { color, role }, tree))
-            })
-            .collect();
         Self {
             ctx: ctx.clone(),
-            pieces,
+            pieces: piece_trees(),
             made: RefCell::new(HashMap::new()),
         }
     }
@@ -123,6 +113,18 @@ impl PieceTextures {
             .insert((piece, size), texture.clone());
         Some(texture)
     }
+}
+
+/// The piece images, parsed. They are built in and tested to parse; one that did not would
+/// be drawn as nothing rather than stop the app.
+pub(crate) fn piece_trees() -> Vec<(Piece, usvg::Tree)> {
+    let options = usvg::Options::default();
+    SVGS.iter()
+        .filter_map(|&(color, role, svg)| {
+            let tree = usvg::Tree::from_str(svg, &options).ok()?;
+            Some((Piece { color, role }, tree))
+        })
+        .collect()
 }
 
 /// Rasterises a piece into a square image `size` pixels wide.

@@ -14,13 +14,10 @@ use crate::session::GameUnderReview;
 /// The graph's height in points.
 const GRAPH_HEIGHT: f32 = 90.0;
 
-/// The colour a judgement is shown in (lichess's: yellow, orange, red).
+/// The colour a judgement is shown in.
 pub fn colour(judgement: Judgement) -> Color32 {
-    match judgement {
-        Judgement::Inaccuracy => Color32::from_rgb(0xe6, 0xb4, 0x00),
-        Judgement::Mistake => Color32::from_rgb(0xe6, 0x7e, 0x22),
-        Judgement::Blunder => Color32::from_rgb(0xdf, 0x3b, 0x3b),
-    }
+    let [r, g, b] = crate::picture::mark_colour(judgement);
+    Color32::from_rgb(r, g, b)
 }
 
 /// Each move's judgement, once the positions around it are evaluated (index: ply − 1).

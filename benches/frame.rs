@@ -1,6 +1,7 @@
 //! The app's frame time at 1280×800: building the UI, its layout and tessellation, which is
 //! what every repaint costs on the CPU before the GPU draws. Once in a game in play, and
-//! once while a 10,000-game PGN file is being read on the job thread; and at 1920×1080 on
+//! once while a 10,000-game PGN file is being read on the job thread, and once while the
+//! engine reviews the game (with Stockfish installed); and at 1920×1080 on
 //! a recording with its time strip and lanes, with sensor health, and in the table view.
 
 use std::path::{Path, PathBuf};
@@ -74,8 +75,28 @@ fn frame(c: &mut Criterion) {
             harness.step();
         })
     });
-    group.finish();
     println!("(the file was loaded {loads} times while frames were measured)");
+    // A review under way: the engine searching on the machine's cores, the graph and the
+    // marks filling in; started again whenever it ends.
+    if boardsight::engine::find_stockfish().is_some() {
+        let mut reviews = 0;
+        group.bench_function("while a review runs", |b| {
+            b.iter(|| {
+                let running = harness
+                    .state()
+                    .session()
+                    .review()
+                    .is_some_and(|review| review.is_running());
+                if !running {
+                    harness.state_mut().push_command(AppCommand::ReviewGame);
+                    reviews += 1;
+                }
+                harness.step();
+            })
+        });
+        println!("(the game was reviewed {reviews} times while frames were measured)");
+    }
+    group.finish();
 
     let mut group = c.benchmark_group("frame at 1920x1080");
     group.sample_size(20);

@@ -307,9 +307,9 @@ impl Recognizer {
 
     /// Time has passed without a reading (a board that says nothing while no piece moves):
     /// once the board has been still for `still_ms` with one piece in the hand, lifted since
-    /// the last move, that piece has made its capture, if it has exactly one. Decided at the time the stillness began
-    /// plus `still_ms`; a later reading still revises it. Call it while idle; `feed` calls
-    /// it first by itself.
+    /// the last move, that piece has made its capture, if it has exactly one. Decided at
+    /// the time the stillness began plus `still_ms`; a later reading still revises it. Call
+    /// it while idle; `feed` calls it first by itself.
     pub fn tick(&mut self, t: Millis) -> Vec<Event> {
         let still_since = self.now.t;
         let waiting = matches!(self.status, BoardStatus::Waiting { .. });

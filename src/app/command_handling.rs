@@ -13,9 +13,6 @@ use crate::connection::{Command, list_ports};
 use crate::engine::Strength;
 use crate::pgn::position_code;
 use crate::recognizer::Config;
-
-/// The depth the app reviews a game at: a 40-move game in well under a minute on two cores.
-const REVIEW_DEPTH: u8 = 12;
 use crate::session::Source;
 use shakmaty::Position;
 
@@ -211,7 +208,7 @@ impl BoardsightApp {
             AppCommand::Analyse(lines) => session.set_analysis(&self.settings.engine_path, lines),
             AppCommand::ReviewGame => session.review_game(
                 &self.settings.engine_path,
-                crate::engine::SearchLimit::Depth(REVIEW_DEPTH),
+                crate::engine::SearchLimit::Depth(self.settings.review_depth.max(1)),
             ),
             AppCommand::CloseReview => session.close_review(),
             AppCommand::ExportPng(path) => {

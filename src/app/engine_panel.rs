@@ -104,6 +104,10 @@ fn clock_settings(
 }
 
 /// Hints and the analysis, from the engine at full strength.
+/// The depths a review may search to: below 6 it judges badly, above 30 it takes hours.
+const MIN_REVIEW_DEPTH: u8 = 6;
+const MAX_REVIEW_DEPTH: u8 = 30;
+
 fn advice(
     ui: &mut egui::Ui,
     session: &Session,
@@ -135,6 +139,23 @@ fn advice(
         if lines.changed() && analysing {
             out.push(AppCommand::Analyse(Some(settings.analysis_lines)));
         }
+    });
+    ui.horizontal(|ui| {
+        if ui
+            .button("Review")
+            .on_hover_text(
+                "Review the game: every position evaluated, a graph, mistakes marked, accuracies",
+            )
+            .clicked()
+        {
+            out.push(AppCommand::ReviewGame);
+        }
+        ui.add(
+            egui::DragValue::new(&mut settings.review_depth)
+                .range(MIN_REVIEW_DEPTH..=MAX_REVIEW_DEPTH)
+                .prefix("depth "),
+        )
+        .on_hover_text("How deep the engine searches each position: deeper is surer and slower");
     });
     if let Some(note) = session.adviser_note() {
         ui.label(RichText::new(note).small().weak());

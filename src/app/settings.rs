@@ -40,6 +40,8 @@ pub struct Settings {
     pub clock_on: bool,
     /// How many best lines the analysis shows, 1 to 3.
     pub analysis_lines: u8,
+    /// The depth a game is reviewed at.
+    pub review_depth: u8,
     /// Whether the board is shared with other programs as a DGT board.
     pub share_as_dgt: bool,
     /// The file kept holding the session's games, for broadcasts.
@@ -102,6 +104,7 @@ impl Default for Settings {
             time_control: "5+3".into(),
             clock_on: false,
             analysis_lines: 2,
+            review_depth: 12,
             share_as_dgt: false,
             live_pgn: String::new(),
             live_pgn_on: false,
@@ -190,6 +193,7 @@ mod tests {
             time_control: "15+10".into(),
             clock_on: true,
             analysis_lines: 3,
+            review_depth: 18,
             share_as_dgt: true,
             live_pgn: "/srv/club/live.pgn".into(),
             live_pgn_on: true,

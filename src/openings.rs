@@ -14,7 +14,6 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::LazyLock;
 
-use shakmaty::san::San;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
@@ -83,18 +82,8 @@ fn parse_line(line: &'static str) -> Result<Option<(Chess, Opening)>, String> {
     let &[eco, name, pgn] = columns.as_slice() else {
         return Err(format!("{line:?}: not three tab-separated columns"));
     };
-    let mut position = Chess::default();
-    // Move numbers (`1.`) are skipped; the rest are moves in SAN.
-    for token in pgn.split_whitespace().filter(|t| !t.ends_with('.')) {
-        let san: San = token
-            .parse()
-            .map_err(|_| format!("{line:?}: '{token}' is not a move"))?;
-        let m = san
-            .to_move(&position)
-            .map_err(|_| format!("{line:?}: '{token}' is no legal move"))?;
-        position.play_unchecked(m);
-    }
-    Ok(Some((position, Opening { eco, name })))
+    let game = GameRecord::from_san(Chess::default(), pgn).map_err(|e| format!("{line:?}: {e}"))?;
+    Ok(Some((game.final_position(), Opening { eco, name })))
 }
 
 /// The opening named at exactly `position`, if the book names it.
@@ -135,15 +124,9 @@ mod tests {
 
     /// The moves of a line in SAN from the standard start.
     fn moves(sans: &str) -> Vec<Move> {
-        let mut position = Chess::default();
-        let mut moves = Vec::new();
-        for token in sans.split_whitespace().filter(|t| !t.ends_with('.')) {
-            let san: San = token.parse().expect("SAN");
-            let m = san.to_move(&position).expect("a legal move");
-            position.play_unchecked(m);
-            moves.push(m);
-        }
-        moves
+        GameRecord::from_san(Chess::default(), sans)
+            .expect("legal moves")
+            .moves
     }
 
     /// The opening of a line in SAN, as `C65 Ruy Lopez: Berlin Defense`.

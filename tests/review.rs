@@ -13,23 +13,11 @@ use boardsight::GameRecord;
 use boardsight::engine::{Engine, Patience, Reply, SearchLimit, Strength};
 use boardsight::pgn::read_games;
 use boardsight::review::{GameReview, Judgement, Reviewer, parse_eval};
-use shakmaty::san::San;
 use shakmaty::{Chess, Move, Position};
 
 /// A game from SAN moves.
 fn game(sans: &str) -> GameRecord {
-    let mut position = Chess::default();
-    let mut moves = Vec::new();
-    for token in sans.split_whitespace().filter(|t| !t.ends_with('.')) {
-        let san: San = token.parse().expect("SAN");
-        let mv = san.to_move(&position).expect("a legal move");
-        position.play_unchecked(mv);
-        moves.push(mv);
-    }
-    GameRecord {
-        start: Chess::default(),
-        moves,
-    }
+    GameRecord::from_san(Chess::default(), sans).expect("legal moves")
 }
 
 fn review(path: &Path, game: &GameRecord, limit: SearchLimit) -> GameReview {

@@ -36,7 +36,7 @@ pub const WARNING: Color32 = Color32::from_rgb(230, 160, 40);
 pub fn better_move(session: &Session, viewed_ply: Option<usize>) -> Option<shakmaty::Move> {
     let review = session.review()?;
     let ply = viewed_ply.unwrap_or(session.view().moves.len());
-    review.review().judgement(&review.game, ply)?;
+    (*review.marks().get(ply.checked_sub(1)?)?)?;
     review.review().best_line(ply - 1)?.first().copied()
 }
 

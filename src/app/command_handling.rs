@@ -13,6 +13,7 @@ use crate::connection::{Command, list_ports};
 use crate::engine::Strength;
 use crate::pgn::position_code;
 use crate::recognizer::Config;
+use crate::session::GameUnderReview;
 use crate::session::Source;
 use shakmaty::Position;
 
@@ -215,14 +216,14 @@ impl BoardsightApp {
                 let viewed = self.screen.viewed_ply;
                 let (position, last_move) = session.view().at(viewed);
                 if let Some(position) = position {
-                    let marks = session.review().map(super::review_view::marks);
+                    let marks = session.review().map(GameUnderReview::marks);
                     let ply = viewed.unwrap_or(session.view().moves.len());
                     let look = crate::picture::Look {
                         last_move,
                         arrow: super::central_panel::better_move(session, viewed),
                         mark: ply
                             .checked_sub(1)
-                            .and_then(|i| marks.as_ref()?.get(i).copied().flatten()),
+                            .and_then(|i| marks?.get(i).copied().flatten()),
                         flipped: self.settings.board_flipped,
                     };
                     let picture = Picture::Position {
@@ -234,17 +235,13 @@ impl BoardsightApp {
             }
             AppCommand::ExportGif(path) => {
                 let game = session.snapshot().game.clone();
-                let marks = session
-                    .review()
-                    .map(super::review_view::marks)
-                    .unwrap_or_default();
-                let better = (1..=game.moves.len())
-                    .map(|ply| {
-                        let review = session.review()?;
-                        marks.get(ply - 1).copied().flatten()?;
-                        review.review().best_line(ply - 1)?.first().copied()
-                    })
-                    .collect();
+                let (marks, better) = match session.review() {
+                    Some(review) => (
+                        review.marks().to_vec(),
+                        review.review().better_moves(review.marks()),
+                    ),
+                    None => (Vec::new(), Vec::new()),
+                };
                 let picture = Picture::Game {
                     game,
                     marks,

@@ -376,7 +376,10 @@ impl eframe::App for BoardsightApp {
                     central_panel::sensor_column(ui, session, &column, out);
                     ui.separator();
                 }
-                let marks = session.review().map(review_view::marks).unwrap_or_default();
+                let marks = session
+                    .review()
+                    .map(crate::session::GameUnderReview::marks)
+                    .unwrap_or_default();
                 if let Some(review) = session.review() {
                     review_view::show(ui, review, screen.viewed_ply, out);
                     ui.separator();
@@ -387,7 +390,7 @@ impl eframe::App for BoardsightApp {
                     viewed_ply: screen.viewed_ply,
                     live: session.is_live(),
                     textures,
-                    marks: &marks,
+                    marks,
                     reviewed: session
                         .review()
                         .is_some_and(|r| r.game.moves.len() == session.view().moves.len()),

@@ -141,11 +141,16 @@ fn moves_grid(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppCom
         // The move shown: the one looked at, or the last one.
         let current = state.viewed_ply.unwrap_or(view.moves.len()) == ply;
         let response = match state.marks.get(i).copied().flatten() {
-            Some(mark) => ui.selectable_label(
-                current,
-                egui::RichText::new(format!("{san}{}", mark.symbol()))
-                    .color(super::review_view::colour(mark)),
-            ),
+            Some(mark) => {
+                let text = egui::RichText::new(format!("{san}{}", mark.symbol()));
+                // The move shown keeps the selection's colours, to be read.
+                let text = if current {
+                    text
+                } else {
+                    text.color(super::review_view::colour(mark))
+                };
+                ui.selectable_label(current, text)
+            }
             None => ui.selectable_label(current, san),
         };
         if response.clicked() {

@@ -20,13 +20,6 @@ pub fn colour(judgement: Judgement) -> Color32 {
     Color32::from_rgb(r, g, b)
 }
 
-/// Each move's judgement, once the positions around it are evaluated (index: ply − 1).
-pub fn marks(review: &GameUnderReview) -> Vec<Option<Judgement>> {
-    (1..=review.game.moves.len())
-        .map(|ply| review.review().judgement(&review.game, ply))
-        .collect()
-}
-
 pub fn show(
     ui: &mut egui::Ui,
     review: &GameUnderReview,
@@ -122,7 +115,7 @@ pub fn graph(
         points.clone(),
         Stroke::new(1.5, Color32::from_rgb(0x3b, 0x82, 0xdf)),
     ));
-    for (index, mark) in marks(review).into_iter().enumerate() {
+    for (index, &mark) in review.marks().iter().enumerate() {
         let (Some(mark), Some(score)) = (mark, scores.get(index + 1).copied().flatten()) else {
             continue;
         };
@@ -146,7 +139,10 @@ pub fn graph(
 /// At a marked move: what it was, and the engine's better move.
 fn better_move(ui: &mut egui::Ui, review: &GameUnderReview, ply: usize) {
     let reviewed: &GameReview = review.review();
-    let Some(judgement) = reviewed.judgement(&review.game, ply) else {
+    let Some(judgement) = ply
+        .checked_sub(1)
+        .and_then(|index| review.marks().get(index).copied().flatten())
+    else {
         return;
     };
     let positions = review.game.positions();

@@ -142,7 +142,10 @@ fn state_words(session: &Session) -> (String, bool) {
 /// The latest moves, numbered, in type that reads from across the table.
 fn moves(ui: &mut egui::Ui, session: &Session, width: f32) {
     let view = session.view();
-    let marks = session.review().map(review_view::marks).unwrap_or_default();
+    let marks = session
+        .review()
+        .map(crate::session::GameUnderReview::marks)
+        .unwrap_or_default();
     let size = (width / 16.0).clamp(18.0, 36.0);
     let first = view.sans.len().saturating_sub(MOVES_SHOWN) & !1;
     let mut line = String::new();

@@ -118,16 +118,8 @@ fn numbered(path: &Path, number: usize) -> std::path::PathBuf {
 /// The game as an animated GIF, its marked moves framed, with the better move's arrow.
 #[cfg(feature = "app")]
 fn write_gif(game: &PgnGame, review: &GameReview, path: &Path) -> Result<(), String> {
-    let plies = game.game.moves.len();
-    let marks: Vec<_> = (1..=plies)
-        .map(|ply| review.judgement(&game.game, ply))
-        .collect();
-    let better: Vec<_> = (1..=plies)
-        .map(|ply| {
-            marks[ply - 1]?;
-            review.best_line(ply - 1)?.first().copied()
-        })
-        .collect();
+    let marks = review.marks(&game.game);
+    let better = review.better_moves(&marks);
     let bytes = crate::picture::Painter::default().gif(
         &game.game,
         &marks,

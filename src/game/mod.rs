@@ -44,6 +44,24 @@ impl GameRecord {
         Some(game)
     }
 
+    /// A game of SAN moves played from `start`, move numbers (`1.`, `1...`) skipped:
+    /// `1. e4 e5 2. Nf3`. Says which token is not a legal move.
+    pub fn from_san(start: Chess, text: &str) -> Result<Self, String> {
+        let mut position = start.clone();
+        let mut game = Self::new(start);
+        for token in text.split_whitespace().filter(|t| !t.ends_with('.')) {
+            let san: shakmaty::san::San = token
+                .parse()
+                .map_err(|_| format!("'{token}' is not a move"))?;
+            let m = san
+                .to_move(&position)
+                .map_err(|_| format!("'{token}' is no legal move"))?;
+            position.play_unchecked(m);
+            game.moves.push(m);
+        }
+        Ok(game)
+    }
+
     /// The position after every move, starting with the start position.
     pub fn positions(&self) -> Vec<Chess> {
         let mut positions = Vec::with_capacity(self.moves.len() + 1);

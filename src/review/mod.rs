@@ -100,6 +100,25 @@ impl GameReview {
         judgement::judge(self.score(ply - 1)?.into(), self.score(ply)?.into(), mover)
     }
 
+    /// Each move's judgement, in order (index: ply − 1).
+    pub fn marks(&self, game: &GameRecord) -> Vec<Option<Judgement>> {
+        (1..=game.moves.len())
+            .map(|ply| self.judgement(game, ply))
+            .collect()
+    }
+
+    /// At each marked move of `marks` (index: ply − 1), the engine's better move.
+    pub fn better_moves(&self, marks: &[Option<Judgement>]) -> Vec<Option<Move>> {
+        marks
+            .iter()
+            .enumerate()
+            .map(|(index, mark)| {
+                (*mark)?;
+                self.best_line(index)?.first().copied()
+            })
+            .collect()
+    }
+
     /// White's and Black's accuracy in percent, once every position is evaluated.
     pub fn accuracy(&self, game: &GameRecord) -> (Option<f64>, Option<f64>) {
         let scores: Option<Vec<judgement::Score>> = self

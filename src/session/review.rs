@@ -6,7 +6,7 @@ use std::path::Path;
 use crate::background::Wake;
 use crate::engine::{Score, SearchLimit};
 use crate::game::GameRecord;
-use crate::review::{GameReview, Reviewer, parse_eval};
+use crate::review::{GameReview, Judgement, Reviewer, parse_eval};
 
 /// A game under review or reviewed.
 pub struct GameUnderReview {
@@ -14,6 +14,8 @@ pub struct GameUnderReview {
     pub game: GameRecord,
     reviewer: Option<Reviewer>,
     review: GameReview,
+    /// Each move's judgement (index: ply − 1), worked out as evaluations arrive.
+    marks: Vec<Option<Judgement>>,
     /// What stopped the review, if the engine failed.
     pub fault: Option<String>,
     /// The engine's name, once it said it.
@@ -25,6 +27,7 @@ impl GameUnderReview {
     pub fn start(path: &Path, game: GameRecord, limit: SearchLimit, wake: Wake) -> Self {
         let reviewer = Reviewer::start(path, &game, limit, wake);
         Self {
+            marks: vec![None; game.moves.len()],
             review: GameReview::new(game.moves.len()),
             game,
             reviewer: Some(reviewer),
@@ -49,8 +52,10 @@ impl GameUnderReview {
         if let Some(start) = scores.first_mut() {
             start.get_or_insert(Score::Centipawns(15));
         }
+        let review = GameReview::from_scores(scores);
         Some(Self {
-            review: GameReview::from_scores(scores),
+            marks: review.marks(&game),
+            review,
             game,
             reviewer: None,
             fault: None,
@@ -65,6 +70,7 @@ impl GameUnderReview {
         };
         if reviewer.poll() {
             self.review = reviewer.review().clone();
+            self.marks = self.review.marks(&self.game);
         }
         if let Some(name) = reviewer.engine_name() {
             self.engine = Some(name.to_owned());
@@ -78,6 +84,11 @@ impl GameUnderReview {
     /// The evaluations so far.
     pub fn review(&self) -> &GameReview {
         &self.review
+    }
+
+    /// Each move's judgement (index: ply − 1), where it has one.
+    pub fn marks(&self) -> &[Option<Judgement>] {
+        &self.marks
     }
 
     /// Whether the engine is still at work.

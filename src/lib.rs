@@ -65,3 +65,5 @@ pub mod session;
 pub mod sim;
 #[doc(hidden)]
 pub mod snapshot;
+#[doc(hidden)]
+pub mod voice;

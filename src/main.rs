@@ -176,6 +176,20 @@ enum Command {
         /// revision and takeback (the game in progress has the result `*`).
         #[arg(long, value_name = "FILE")]
         live_pgn: Option<PathBuf>,
+        /// Say moves, the engine's moves, warnings and the result aloud (espeak-ng or the
+        /// system's speech), each also printed on stderr as `say: <words>`.
+        #[arg(long)]
+        speak: bool,
+        /// The voice to speak with (as `espeak-ng --voices` names them, e.g. en-gb).
+        #[arg(long, value_name = "NAME", requires = "speak")]
+        voice: Option<String>,
+        /// How fast to speak, in words per minute (80 to 400).
+        #[arg(long, value_name = "WPM", requires = "speak",
+              value_parser = clap::value_parser!(u32).range(80..=400))]
+        words_per_minute: Option<u32>,
+        /// Write each announcement to DIR/say-N.wav with espeak-ng instead of speaking.
+        #[arg(long, value_name = "DIR", requires = "speak")]
+        speak_to: Option<PathBuf>,
     },
 }
 
@@ -304,7 +318,20 @@ fn main() -> ExitCode {
             clock,
             serve_dgt,
             live_pgn,
+            speak,
+            voice,
+            words_per_minute,
+            speak_to,
         }) => cli::listen::run(cli::listen::Options {
+            speech: speak.then(|| cli::listen::Speech {
+                settings: boardsight::voice::VoiceSettings {
+                    voice: voice.unwrap_or_default(),
+                    words_per_minute: words_per_minute
+                        .unwrap_or(boardsight::voice::DEFAULT_WORDS_PER_MINUTE),
+                    ..boardsight::voice::VoiceSettings::all()
+                },
+                to_wav_files: speak_to,
+            }),
             clock,
             serve_dgt: serve_dgt.as_deref(),
             live_pgn: live_pgn.as_deref(),

@@ -13,7 +13,7 @@ use boardsight::game::GameRecord;
 use boardsight::protocol::Protocol;
 use boardsight::reading::Reading;
 use boardsight::recognizer::Config;
-use boardsight::sim::device::Script;
+use boardsight::sim::device::{Device, Script};
 use boardsight::sim::pty::serve;
 use boardsight::sim::{Action, HandStyle, sample, script_games};
 use boardsight::snapshot::Snapshot;
@@ -73,10 +73,9 @@ impl Bench {
             let stop = stop.clone();
             std::thread::spawn(move || {
                 serve(
-                    protocol,
+                    Device::new(protocol, SPEED),
                     &script,
                     Some(&link),
-                    SPEED,
                     &stop,
                     true,
                     &mut |_| {},

@@ -405,7 +405,7 @@ fn a_host_that_behaves_as_picochess_drives_the_clock_and_sees_every_move_at_once
     let (actions, received) = mpsc::channel();
     let stop_device = Arc::new(AtomicBool::new(false));
     let (port, simulator) =
-        serve_live(Protocol::Liboard, received, stop_device.clone()).expect("a pty");
+        serve_live(Protocol::Liboard, received, stop_device.clone(), None).expect("a pty");
     // Dropped before the simulator: a failing assertion stops it rather than waiting on it.
     let _stop_on_failure = StopOnDrop(stop_device.clone());
     actions

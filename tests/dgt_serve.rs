@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use boardsight::game::GameRecord;
 use boardsight::pgn::read_games;
 use boardsight::protocol::Protocol;
-use boardsight::sim::device::Script;
+use boardsight::sim::device::{Device, Script};
 use boardsight::sim::pty::{serve, serve_live};
 use boardsight::sim::{Action, HandStyle, move_actions, sample, script_session};
 use shakmaty::san::{San, SanPlus};
@@ -287,7 +287,7 @@ fn a_dgt_host_follows_every_recognised_position_and_the_live_file_every_move() {
     let (actions, received) = mpsc::channel();
     let stop_device = Arc::new(AtomicBool::new(false));
     let (port, simulator) =
-        serve_live(Protocol::Liboard, received, stop_device.clone()).expect("a pty");
+        serve_live(Protocol::Liboard, received, stop_device.clone(), None).expect("a pty");
     actions
         .send(Action::SetUp(Chess::default()))
         .expect("set up");
@@ -566,7 +566,7 @@ fn a_dgt_host_reads_the_chess_clock_as_from_a_dgt_clock() {
     let (actions, received) = mpsc::channel();
     let stop_device = Arc::new(AtomicBool::new(false));
     let (port, simulator) =
-        serve_live(Protocol::Liboard, received, stop_device.clone()).expect("a pty");
+        serve_live(Protocol::Liboard, received, stop_device.clone(), None).expect("a pty");
     actions
         .send(Action::SetUp(Chess::default()))
         .expect("set up");
@@ -898,10 +898,9 @@ fn follow_a_slid_game(protocol: Protocol) -> (Vec<String>, String) {
                 let _ = ready.send((path.to_owned(), Instant::now()));
             };
             serve(
-                protocol,
+                Device::new(protocol, SLID_SPEED),
                 &script,
                 None,
-                SLID_SPEED,
                 &stop,
                 true,
                 &mut announce,

@@ -61,7 +61,8 @@ fn line_starting(lines: &Receiver<String>, prefix: &str, seen: &mut Vec<String>)
 fn board_at_the_start() -> (Sender<Action>, Arc<AtomicBool>, String, WorkerThread) {
     let (actions, received) = mpsc::channel();
     let stop = Arc::new(AtomicBool::new(false));
-    let (port, device) = serve_live(Protocol::Liboard, received, stop.clone()).expect("a pty");
+    let (port, device) =
+        serve_live(Protocol::Liboard, received, stop.clone(), None).expect("a pty");
     actions
         .send(Action::SetUp(Chess::default()))
         .expect("set up");

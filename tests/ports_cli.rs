@@ -115,7 +115,7 @@ fn a_silent_liboard_is_no_answer_until_it_sends_a_frame() {
     let (actions, performed) = mpsc::channel();
     let stop = Arc::new(AtomicBool::new(false));
     let (path, _board) =
-        serve_live(Protocol::Liboard, performed, stop.clone()).expect("a simulated LiBoard");
+        serve_live(Protocol::Liboard, performed, stop.clone(), None).expect("a simulated LiBoard");
     let path = PathBuf::from(path);
 
     let silent = probe(&[&path]);

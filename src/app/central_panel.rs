@@ -12,6 +12,7 @@ use crate::clock::flag_words;
 use crate::recognizer::event::{dead_sensor_words, unseen_words};
 use crate::recognizer::{BoardStatus, EventKind};
 use crate::session::Session;
+use crate::session::words::{illegal_banner, waiting_words};
 use crate::snapshot::Snapshot;
 use shakmaty::Position;
 use shakmaty::Square;
@@ -191,7 +192,7 @@ pub fn sensor_column(
     grid.highlight = column.highlight;
     grid.health = column.show_health.then(|| session.health());
     grid.classic_colours = column.classic_colours;
-    grid.lights = session.dgt_host().lights;
+    grid.lights = session.dgt_host().lights | session.board_lights();
     if let Some(square) = sensor_view::show(ui, &grid) {
         out.push(AppCommand::SensorClick(square));
     }
@@ -229,7 +230,7 @@ pub fn shown_ply(session: &Session, viewed_ply: Option<usize>) -> usize {
 fn status_line(ui: &mut egui::Ui, snapshot: &Snapshot) {
     match (
         &snapshot.status,
-        sensor_view::illegal_banner(&snapshot.status),
+        illegal_banner(&snapshot.status, &snapshot.position),
     ) {
         (_, Some(banner)) => {
             let text = if snapshot.has_started {
@@ -244,8 +245,8 @@ fn status_line(ui: &mut egui::Ui, snapshot: &Snapshot) {
                     .size(18.0),
             );
         }
-        (BoardStatus::Waiting { .. }, None) => {
-            ui.label(RichText::new("Move in progress…").size(18.0));
+        (BoardStatus::Waiting { lifted, placed }, None) => {
+            ui.label(RichText::new(waiting_words(*lifted, *placed)).size(18.0));
         }
         (_, None) if snapshot.expected_move.is_some() => {
             let words = snapshot

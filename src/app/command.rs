@@ -91,6 +91,10 @@ pub enum AppCommand {
     StopEngine,
     /// Show the best move for the side to move, from the adviser.
     Hint,
+    /// Speak with these settings from now on.
+    SetVoice(crate::voice::VoiceSettings),
+    /// Say the engine's move again.
+    RepeatEngineMove,
     /// Analyse every position shown with this many best lines, or stop.
     Analyse(Option<u8>),
     /// Review the game with the engine: every position evaluated, mistakes marked.

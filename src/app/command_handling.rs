@@ -250,7 +250,15 @@ impl BoardsightApp {
                 self.jobs.run(Job::ExportPicture { path, picture });
             }
             AppCommand::SetClock(control) => session.set_clock(control, Instant::now()),
-            AppCommand::FlipBoard => self.settings.board_flipped = !self.settings.board_flipped,
+            AppCommand::FlipBoard => {
+                self.settings.board_flipped = !self.settings.board_flipped;
+                session.set_player(super::bottom_side(self.settings.board_flipped));
+            }
+            AppCommand::SetVoice(voice) => {
+                session.set_voice(voice.clone());
+                self.settings.voice = voice;
+            }
+            AppCommand::RepeatEngineMove => session.repeat_engine_move(),
             AppCommand::ToggleTheme => {
                 self.settings.dark_theme = !self.settings.dark_theme;
                 ctx.set_theme(theme(self.settings.dark_theme));

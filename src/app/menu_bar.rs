@@ -16,6 +16,10 @@ use crate::recognizer::BoardOrientation;
 
 /// What the menus need to know of the app.
 pub struct MenuState<'a> {
+    /// Why nothing is heard although the voice is on.
+    pub voice_problem: Option<&'a str>,
+    /// The voices the system's speech offers.
+    pub voices: &'a [String],
     pub live: bool,
     pub can_redo: bool,
     /// `Some(demo running)` on the simulated board.
@@ -46,6 +50,7 @@ pub fn show(
         ui.menu_button("Game", |ui| game_menu(ui, state, out));
         ui.menu_button("Board", |ui| board_menu(ui, state, settings, out));
         ui.menu_button("Engine", |ui| engine_menu(ui, state, settings, out));
+        ui.menu_button("Voice", |ui| voice_menu(ui, state, settings, out));
         ui.menu_button("View", |ui| view_menu(ui, state, settings, out));
         ui.menu_button("Help", |ui| help_menu(ui, state, out));
         ui.separator();
@@ -328,6 +333,56 @@ fn engine_menu(
         out.push(AppCommand::Analyse(
             analysing.then_some(settings.analysis_lines),
         ));
+    }
+}
+
+/// What is said aloud: on or off, which kinds, the voice and its speed.
+fn voice_menu(ui: &mut Ui, state: &MenuState<'_>, settings: &Settings, out: &mut Vec<AppCommand>) {
+    let mut voice = settings.voice.clone();
+    ui.checkbox(&mut voice.enabled, "Speak");
+    if let Some(problem) = state.voice_problem {
+        ui.colored_label(ui.visuals().warn_fg_color, problem);
+    }
+    ui.add_enabled_ui(voice.enabled, |ui| {
+        ui.separator();
+        ui.checkbox(&mut voice.my_moves, "My moves");
+        ui.checkbox(&mut voice.opponent_moves, "Opponent's and engine's moves");
+        ui.checkbox(&mut voice.warnings, "Warnings").on_hover_text(
+            "An illegal board, a wrong move, a sensor fault, the clock's last seconds",
+        );
+        ui.separator();
+        let shown = if voice.voice.is_empty() {
+            "the system's default"
+        } else {
+            voice.voice.as_str()
+        };
+        ui.menu_button(format!("Voice: {shown}"), |ui| {
+            egui::ScrollArea::vertical()
+                .max_height(300.0)
+                .show(ui, |ui| {
+                    ui.radio_value(&mut voice.voice, String::new(), "The system's default");
+                    for name in state.voices {
+                        ui.radio_value(&mut voice.voice, name.clone(), name);
+                    }
+                });
+        });
+        ui.add(
+            egui::Slider::new(&mut voice.words_per_minute, crate::voice::WORDS_PER_MINUTE)
+                .text("words a minute"),
+        );
+        ui.separator();
+        if item(
+            ui,
+            "Say the engine's move again",
+            Action::RepeatMove,
+            state.playing_engine,
+            state,
+        ) {
+            push_action(Action::RepeatMove, state, out);
+        }
+    });
+    if voice != settings.voice {
+        out.push(AppCommand::SetVoice(voice));
     }
 }
 

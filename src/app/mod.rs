@@ -149,6 +149,8 @@ impl BoardsightApp {
         if let Some(warning) = warning {
             session.set_notice(warning);
         }
+        session.set_player(bottom_side(settings.board_flipped));
+        session.set_voice(settings.voice.clone());
         let mut app = Self {
             settings,
             session,
@@ -312,6 +314,8 @@ impl eframe::App for BoardsightApp {
         let recording = session.source().timeline();
         egui::Panel::top("menu").show(ui, |ui| {
             let state = menu_bar::MenuState {
+                voice_problem: session.voice_problem(),
+                voices: session.voices(),
                 live: session.is_live(),
                 can_redo: session.snapshot().can_redo,
                 simulated_demo,
@@ -432,5 +436,14 @@ impl eframe::App for BoardsightApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         self.settings.save(storage);
+    }
+}
+
+/// The side shown at the bottom: the player's.
+fn bottom_side(flipped: bool) -> shakmaty::Color {
+    if flipped {
+        shakmaty::Color::Black
+    } else {
+        shakmaty::Color::White
     }
 }

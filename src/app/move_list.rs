@@ -26,8 +26,10 @@ pub struct MoveListState<'a> {
 }
 
 pub fn show(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppCommand>) {
-    ui.heading("Moves");
     let view = state.view;
+    // A screen reader reads the whole list as text from the heading.
+    let heading = ui.heading("Moves");
+    heading.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, moves_as_text(view)));
     let promotion = promotion_matters(state);
     // Room kept below the list for what follows it.
     let below = 70.0
@@ -120,6 +122,32 @@ fn position_codes(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<Ap
             out.push(AppCommand::CopyShown { code: true });
         }
     });
+}
+
+/// "Moves: 1. e4 e5 2. Nf3", with the result once the game has ended.
+pub fn moves_as_text(view: &GameView) -> String {
+    let Some(start) = view.positions.first() else {
+        return "Moves: none".to_owned();
+    };
+    if view.sans.is_empty() {
+        return "Moves: none yet".to_owned();
+    }
+    let first_mover = start.turn();
+    let mut text = String::from("Moves:");
+    for (index, san) in view.sans.iter().enumerate() {
+        let ply = index + 1;
+        let number = crate::session::words::move_number(ply, first_mover);
+        // Black's moves after the first carry no number.
+        if number.ends_with("...") && index > 0 {
+            text.push_str(&format!(" {san}"));
+        } else {
+            text.push_str(&format!(" {number} {san}"));
+        }
+    }
+    if let Some(end) = view.end {
+        text.push_str(&format!(" ({end})"));
+    }
+    text
 }
 
 fn moves_grid(ui: &mut egui::Ui, state: &MoveListState<'_>, out: &mut Vec<AppCommand>) {

@@ -9,7 +9,6 @@ use shakmaty::{Bitboard, Square};
 
 use super::board_view::{DARK, LIGHT, draw_coordinates, is_light, square_rect, square_target};
 use crate::recognizer::BoardStatus;
-use crate::recognizer::event::squares;
 use crate::recognizer::health::SensorHealth;
 use crate::session::FLASH;
 use crate::snapshot::Snapshot;
@@ -187,31 +186,6 @@ fn ring(painter: &egui::Painter, cell: egui::Rect) {
     painter.circle_stroke(cell.center(), cell.width() * 0.28, stroke);
 }
 
-/// The plain-language banner for an illegal state.
-pub fn illegal_banner(status: &BoardStatus) -> Option<String> {
-    let BoardStatus::Illegal { put_back, remove } = status else {
-        return None;
-    };
-    let mut parts = Vec::new();
-    if !put_back.is_empty() {
-        let list = squares(*put_back).replace(',', ", ");
-        parts.push(if put_back.count() == 1 {
-            format!("Put a piece back on {list}")
-        } else {
-            format!("Put pieces back on {list}")
-        });
-    }
-    if !remove.is_empty() {
-        let list = squares(*remove).replace(',', ", ");
-        parts.push(if remove.count() == 1 {
-            format!("Remove the piece on {list}")
-        } else {
-            format!("Remove the pieces on {list}")
-        });
-    }
-    Some(parts.join(" · "))
-}
-
 /// What the sensor grid shows.
 pub struct Grid<'a> {
     pub sensed: Bitboard,
@@ -233,7 +207,7 @@ pub struct Grid<'a> {
     pub health: Option<&'a SensorHealth>,
     /// The first colours instead of the colour-blind-safe palette.
     pub classic_colours: bool,
-    /// The board's lights that are on (those a DGT host lit).
+    /// The board's lights that are on: its own, and those a DGT host lit.
     pub lights: Bitboard,
 }
 
@@ -404,27 +378,6 @@ pub fn health_summary(ui: &mut egui::Ui, health: &SensorHealth, stuck: &[(Square
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_banner_says_what_to_put_back_and_what_to_remove() {
-        let status = BoardStatus::Illegal {
-            put_back: Bitboard::from_square(Square::E2),
-            remove: Bitboard::from_square(Square::E5),
-        };
-        assert_eq!(
-            illegal_banner(&status).as_deref(),
-            Some("Put a piece back on e2 · Remove the piece on e5")
-        );
-        let status = BoardStatus::Illegal {
-            put_back: Bitboard::from_square(Square::D7).with(Square::E7),
-            remove: Bitboard::EMPTY,
-        };
-        assert_eq!(
-            illegal_banner(&status).as_deref(),
-            Some("Put pieces back on d7, e7")
-        );
-        assert_eq!(illegal_banner(&BoardStatus::Settled), None);
-    }
 
     #[test]
     fn squares_are_coloured_by_what_they_mean() {

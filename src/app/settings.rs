@@ -65,6 +65,8 @@ pub struct Settings {
     pub zoom: f32,
     /// Boards connected to before, by USB serial number: plugged in, they reconnect.
     pub known_boards: Vec<KnownBoard>,
+    /// What is said aloud, and how.
+    pub voice: crate::voice::VoiceSettings,
 }
 
 /// The side panel's sections, open or collapsed.
@@ -116,6 +118,7 @@ impl Default for Settings {
             large_sensor_grid: false,
             zoom: 1.0,
             known_boards: Vec::new(),
+            voice: crate::voice::VoiceSettings::default(),
         }
     }
 }
@@ -214,6 +217,14 @@ mod tests {
                 protocol: Protocol::Centaur,
                 description: "DGT Centaur".into(),
             }],
+            voice: crate::voice::VoiceSettings {
+                enabled: true,
+                my_moves: false,
+                opponent_moves: true,
+                warnings: true,
+                voice: "en-gb".into(),
+                words_per_minute: 210,
+            },
         };
         assert_eq!(Settings::from_ron(&settings.to_ron()), (settings, None));
         // A file from an older version, without the newer fields.

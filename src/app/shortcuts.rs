@@ -19,6 +19,8 @@ pub enum Action {
     Redo,
     Flip,
     Hint,
+    /// Say the engine's move again.
+    RepeatMove,
     TableView,
     SidePanel,
     Shortcuts,
@@ -26,7 +28,7 @@ pub enum Action {
 }
 
 /// The shortcut of each action; a letter alone works only while no text is being typed.
-pub const SHORTCUTS: [(Action, KeyboardShortcut, &str); 13] = [
+pub const SHORTCUTS: [(Action, KeyboardShortcut, &str); 14] = [
     (
         Action::OpenPgn,
         key(Modifiers::COMMAND, Key::O),
@@ -63,6 +65,11 @@ pub const SHORTCUTS: [(Action, KeyboardShortcut, &str); 13] = [
         Action::Hint,
         key(Modifiers::NONE, Key::H),
         "A hint from the engine",
+    ),
+    (
+        Action::RepeatMove,
+        key(Modifiers::NONE, Key::R),
+        "Say the engine's move again",
     ),
     (
         Action::TableView,
@@ -165,6 +172,7 @@ pub fn command(action: Action, state: &KeyState) -> Option<AppCommand> {
         Action::Redo if state.live => AppCommand::Board(Command::Redo),
         Action::Flip => AppCommand::FlipBoard,
         Action::Hint => AppCommand::Hint,
+        Action::RepeatMove => AppCommand::RepeatEngineMove,
         Action::TableView => AppCommand::TableView(!state.table_view),
         Action::SidePanel => AppCommand::ToggleSidePanel,
         Action::Shortcuts => AppCommand::OpenWindow(Some(Window::Shortcuts)),

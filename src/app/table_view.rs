@@ -11,6 +11,7 @@ use super::pieces::PieceTextures;
 use super::{board_view, central_panel, clock_view, review_view, sensor_view};
 use crate::recognizer::BoardStatus;
 use crate::session::Session;
+use crate::session::words::illegal_banner;
 
 /// How many moves (of both sides) the list shows.
 const MOVES_SHOWN: usize = 16;
@@ -78,7 +79,7 @@ pub fn show(
             let inset = (column * 0.45).min(side * 0.4);
             let mut grid =
                 sensor_view::Grid::of(snapshot, session.activity().flashes(), flipped, inset);
-            grid.lights = session.dgt_host().lights;
+            grid.lights = session.dgt_host().lights | session.board_lights();
             sensor_view::show(ui, &grid);
             ui.add_space(16.0);
             let button = |text: &str| egui::Button::new(RichText::new(text).size(20.0));
@@ -98,6 +99,12 @@ pub fn show(
             {
                 out.push(AppCommand::ViewPly(Some(played - 1)));
             }
+            if snapshot.expected_move.is_some()
+                && session.voice_settings().enabled
+                && ui.add(button("Say the move again (R)")).clicked()
+            {
+                out.push(AppCommand::RepeatEngineMove);
+            }
             if ui.add(button("Leave table view (Esc)")).clicked() {
                 out.push(AppCommand::TableView(false));
             }
@@ -108,7 +115,7 @@ pub fn show(
 /// What the player needs to know now, and whether it is an alarm.
 fn state_words(session: &Session) -> (String, bool) {
     let snapshot = session.snapshot();
-    if let Some(banner) = sensor_view::illegal_banner(&snapshot.status) {
+    if let Some(banner) = illegal_banner(&snapshot.status, &snapshot.position) {
         return (banner, true);
     }
     if let Some((color, result)) = session

@@ -1,6 +1,7 @@
 //! `boardsight listen --port DEV --protocol P [--record LOG] [--pgn OUT] [--idle-exit SECS]
 //! [--engine PATH --engine-plays white|black [--level L | --elo E | --nodes N]] [--clock MIN+INC]
-//! [--serve-dgt LINK] [--live-pgn FILE]`: prints a live session (`crate::session`) as it goes.
+//! [--serve-dgt LINK] [--live-pgn FILE] [--speak [--voice NAME] [--words-per-minute N]
+//! [--speak-to DIR]]`: prints a live session (`crate::session`) as it goes.
 
 use std::io::Write;
 use std::path::Path;
@@ -23,6 +24,7 @@ use crate::recognizer::{BoardOrientation, Config};
 use crate::sensorlog;
 use crate::session::words::status_line;
 use crate::session::{News, Session};
+use crate::voice::{SystemVoice, VoiceSettings};
 
 pub struct Options<'a> {
     pub port: &'a str,
@@ -40,6 +42,15 @@ pub struct Options<'a> {
     pub serve_dgt: Option<&'a Path>,
     /// Keep this file holding the session's games, rewritten after every change.
     pub live_pgn: Option<&'a Path>,
+    /// Say the session aloud.
+    pub speech: Option<Speech>,
+}
+
+/// How `listen --speak` speaks.
+pub struct Speech {
+    pub settings: VoiceSettings,
+    /// espeak-ng writes each announcement to a WAV file here instead.
+    pub to_wav_files: Option<std::path::PathBuf>,
 }
 
 pub fn run(options: Options<'_>) -> ExitCode {
@@ -94,6 +105,18 @@ pub fn run(options: Options<'_>) -> ExitCode {
     }
     session.share_dgt_board(virtual_board);
     session.keep_live_pgn(live);
+    if let Some(speech) = options.speech {
+        if let Some(dir) = speech.to_wav_files {
+            match SystemVoice::to_wav_files(dir) {
+                Ok(voice) => session.speak_with(Box::new(voice)),
+                Err(problem) => return usage_error(&format!("--speak-to: {problem}")),
+            }
+        }
+        session.set_voice(speech.settings);
+        if let Some(problem) = session.voice_problem() {
+            eprintln!("boardsight: {problem} (the words are still printed)");
+        }
+    }
     while !stop.load(Ordering::Relaxed) {
         let last_change = session.last_reading_at().unwrap_or(started);
         if idle_limit.is_some_and(|limit| last_change.elapsed() >= limit) {
@@ -140,6 +163,7 @@ fn print_news(session: &mut Session) {
             News::Said(line) => println!("{line}"),
             News::Status(status) => eprintln!("boardsight: {}", status_line(&status)),
             News::Problem(problem) => eprintln!("boardsight: {problem}"),
+            News::Spoken(words) => eprintln!("say: {words}"),
         }
     }
 }

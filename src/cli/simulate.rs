@@ -9,6 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::usage_error;
 use crate::pgn::read_games;
 use crate::protocol::Protocol;
+use crate::session::words::signal_line;
+use crate::sim::device::Device;
 use crate::sim::pty::serve;
 use crate::sim::{HandStyle, sample, script_games};
 
@@ -82,7 +84,13 @@ pub fn run(
         }
         let _ = std::io::stdout().flush();
     };
-    match serve(protocol, &script, link, speed, &stop, true, &mut announce) {
+    let mut device = Device::new(protocol, speed);
+    // The board's lights and sounds, as the host sets them, each on a line of its own.
+    device.tell_signals(Box::new(|signal| {
+        println!("{}", signal_line(signal));
+        let _ = std::io::stdout().flush();
+    }));
+    match serve(device, &script, link, &stop, true, &mut announce) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("boardsight: simulated board: {e}");

@@ -10,7 +10,7 @@ use shakmaty::{Bitboard, Chess, Move, Role};
 use super::port_error::port_error_message;
 use crate::background::{Wake, WorkerThread};
 use crate::game::GameRecord;
-use crate::protocol::{Micros, Protocol};
+use crate::protocol::{Micros, Protocol, Signal};
 use crate::reading::{Orientation, Reading, TimedReading};
 use crate::recognizer::{Config, Event, Recognizer};
 use crate::snapshot::Snapshot;
@@ -36,6 +36,8 @@ pub enum Command {
     Choose { ply: usize, mv: Move },
     /// How the board's sensors are wired, applied to every reading from now on.
     Orient(Orientation),
+    /// Show this on the board's lights or speaker (a board without them gets nothing).
+    Signal(Signal),
     /// End the session (its last move decided, as at the end of a replay), close the
     /// port and end the thread.
     Disconnect,
@@ -130,6 +132,7 @@ pub fn connect(path: &str, protocol: Protocol, config: Config, wake: Wake) -> Co
             told_dropped: 0,
             readings: Vec::new(),
             events: Vec::new(),
+            lights: Bitboard::EMPTY,
         };
         worker.run();
     })
@@ -170,6 +173,8 @@ struct Worker {
     /// The readings and events since the last change told.
     readings: Vec<TimedReading>,
     events: Vec<Event>,
+    /// The lights asked for, lit again after a reconnect.
+    lights: Bitboard,
 }
 
 enum Flow {
@@ -241,7 +246,10 @@ impl Worker {
     /// Talks to an open port until it fails (`Err`), or the user disconnects.
     fn serve(&mut self, port: &mut dyn SerialPort) -> io::Result<Flow> {
         let mut session = self.protocol.host();
-        let hello = session.open(self.micros());
+        let mut hello = session.open(self.micros());
+        if !self.lights.is_empty() {
+            hello.extend(session.signal(self.on_sensors(Signal::Lights(self.lights))));
+        }
         port.write_all(&hello)?;
         self.set_status(ConnectionStatus::WaitingForData);
         let mut buffer = [0u8; 1024];
@@ -250,6 +258,10 @@ impl Worker {
             port.set_timeout(Duration::from_micros(session.tick_interval().max(500)))?;
             loop {
                 match self.commands.try_recv() {
+                    Ok(Command::Signal(signal)) => {
+                        self.remember(signal);
+                        port.write_all(&session.signal(self.on_sensors(signal)))?;
+                    }
                     Ok(command) => {
                         if let Flow::Stop = self.obey(command) {
                             return Ok(Flow::Stop);
@@ -371,10 +383,43 @@ impl Worker {
                 self.sensed = None;
                 Vec::new()
             }
+            // No port is open: the lights are lit when one is.
+            Command::Signal(signal) => {
+                self.remember(signal);
+                return Flow::Continue;
+            }
         };
         self.events.extend(events);
         self.send_snapshot(self.dropped_before);
         Flow::Continue
+    }
+
+    /// Lights on game squares, as the sensors' squares under them (a board turned round or
+    /// wired otherwise lights the LED under the piece, not the one wired as its square).
+    fn on_sensors(&self, signal: Signal) -> Signal {
+        let Signal::Lights(squares) = signal else {
+            return signal;
+        };
+        let turned = self.recognizer.is_turned();
+        let lit = shakmaty::Square::ALL
+            .into_iter()
+            .filter(|&sensor| {
+                let square = self.orientation.square(sensor);
+                let square = if turned {
+                    square.flip_vertical().flip_horizontal()
+                } else {
+                    square
+                };
+                squares.contains(square)
+            })
+            .collect();
+        Signal::Lights(lit)
+    }
+
+    fn remember(&mut self, signal: Signal) {
+        if let Signal::Lights(squares) = signal {
+            self.lights = squares;
+        }
     }
 
     /// Tells the change: the readings and events since the last, and the snapshot now.

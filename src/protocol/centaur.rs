@@ -6,10 +6,15 @@
 //! Discovery sends `4D 4E` then `87 00 00 07`; the `0x87` reply carries the address.
 //! `0x82` asks for the state (`0x83`: 64 bytes, 1 = occupied, a8 … h1) and `0x83` for the
 //! event queue (`0x85`: time bytes, then `0x40 sq` lifts and `0x41 sq` places).
+//! `0xB0` packets set the LEDs (`00`: all off; `05 speed 00 intensity sq…`: these squares
+//! on) and `0xB1` packets sound the beeper (pairs of tone and length), as the DGTCentaur
+//! Mods project's `board.py` sends them; the board answers neither.
 
 use shakmaty::{Bitboard, Square};
 
-use super::{HostSession, Micros, a8_order_of, occupancy_from_a8_order, square_from_a8_order};
+use super::{
+    Beep, HostSession, Micros, Signal, a8_order_of, occupancy_from_a8_order, square_from_a8_order,
+};
 use crate::reading::Reading;
 
 /// The board's serial speed.
@@ -21,6 +26,11 @@ const STATE_REQUEST: u8 = 0x82;
 const STATE_REPLY: u8 = 0x83;
 const EVENTS_REQUEST: u8 = 0x83;
 const EVENTS_REPLY: u8 = 0x85;
+const LEDS: u8 = 0xB0;
+const SOUND: u8 = 0xB1;
+/// `ledArray`'s defaults: the blink speed, then the brightness.
+const LED_SPEED: u8 = 3;
+const LED_INTENSITY: u8 = 5;
 const LIFT: u8 = 0x40;
 const PLACE: u8 = 0x41;
 /// How often the host polls, within the 50–100 ms the board expects.
@@ -60,6 +70,67 @@ pub fn encode_state(address: [u8; 2], occupancy: Bitboard) -> Vec<u8> {
         .map(|i| u8::from(square_from_a8_order(i).is_some_and(|sq| occupancy.contains(sq))))
         .collect();
     encode_packet(STATE_REPLY, address, &payload)
+}
+
+/// The packet that lights `squares` and puts out every other LED.
+pub fn encode_lights(address: [u8; 2], squares: Bitboard) -> Vec<u8> {
+    if squares.is_empty() {
+        return encode_packet(LEDS, address, &[0x00]);
+    }
+    let mut payload = vec![0x05, LED_SPEED, 0x00, LED_INTENSITY];
+    payload.extend(squares.into_iter().map(a8_order_of));
+    encode_packet(LEDS, address, &payload)
+}
+
+/// The packet that sounds `beep`: a short tone to confirm, two falling ones for wrong.
+pub fn encode_beep(address: [u8; 2], beep: Beep) -> Vec<u8> {
+    let tones: &[u8] = match beep {
+        Beep::Confirm => &[0x4C, 0x08],
+        Beep::Wrong => &[0x4E, 0x0C, 0x48, 0x10],
+    };
+    encode_packet(SOUND, address, tones)
+}
+
+/// What an LED or sound packet's payload asks for.
+fn signal_of(kind: u8, payload: &[u8]) -> Option<Signal> {
+    match (kind, payload) {
+        (LEDS, [0x00, ..]) => Some(Signal::Lights(Bitboard::EMPTY)),
+        (LEDS, [0x05, _speed, _, _intensity, squares @ ..]) => {
+            let mut lit = Bitboard::EMPTY;
+            for &field in squares {
+                lit.add(square_from_a8_order(field)?);
+            }
+            Some(Signal::Lights(lit))
+        }
+        (SOUND, [0x4E, ..]) => Some(Signal::Beep(Beep::Wrong)),
+        (SOUND, [_, ..]) => Some(Signal::Beep(Beep::Confirm)),
+        _ => None,
+    }
+}
+
+/// What starts a buffer that starts with a packet's type byte.
+enum Front {
+    /// More bytes are needed.
+    Incomplete,
+    /// Not a packet: its length or checksum is wrong.
+    Invalid,
+    /// A whole packet of this length.
+    Packet(usize),
+}
+
+fn packet_at_front(buffer: &[u8]) -> Front {
+    let &[_, hi, lo, ..] = buffer else {
+        return Front::Incomplete;
+    };
+    let len = (usize::from(hi & 0x7f) << 7) | usize::from(lo & 0x7f);
+    if hi > 0x7f || lo > 0x7f || !(6..=MAX_PACKET).contains(&len) {
+        return Front::Invalid;
+    }
+    match buffer.get(..len) {
+        None => Front::Incomplete,
+        Some(packet) if checksum(&packet[..len - 1]) == packet[len - 1] => Front::Packet(len),
+        Some(_) => Front::Invalid,
+    }
 }
 
 /// A lift or place in the board's event queue.
@@ -121,24 +192,14 @@ impl Framer {
                 self.skip();
                 continue;
             }
-            if self.buffer.len() < 3 {
-                return None;
+            match packet_at_front(&self.buffer) {
+                Front::Incomplete => return None,
+                Front::Invalid => self.skip(),
+                Front::Packet(len) => {
+                    self.skipping = false;
+                    return Some(self.buffer.drain(..len).collect());
+                }
             }
-            let len =
-                (usize::from(self.buffer[1] & 0x7f) << 7) | usize::from(self.buffer[2] & 0x7f);
-            if self.buffer[1] > 0x7f || self.buffer[2] > 0x7f || !(6..=MAX_PACKET).contains(&len) {
-                self.skip();
-                continue;
-            }
-            if self.buffer.len() < len {
-                return None;
-            }
-            if checksum(&self.buffer[..len - 1]) != self.buffer[len - 1] {
-                self.skip();
-                continue;
-            }
-            self.skipping = false;
-            return Some(self.buffer.drain(..len).collect());
         }
     }
 
@@ -157,6 +218,9 @@ pub struct Host {
     address: Option<[u8; 2]>,
     last_discovery: Option<Micros>,
     last_poll: Option<Micros>,
+    /// The lights asked for, sent again once the board is found (after a reconnect too).
+    lights: Bitboard,
+    lights_sent: bool,
 }
 
 impl Default for Host {
@@ -166,6 +230,8 @@ impl Default for Host {
             address: None,
             last_discovery: None,
             last_poll: None,
+            lights: Bitboard::EMPTY,
+            lights_sent: true,
         }
     }
 }
@@ -175,7 +241,10 @@ impl Host {
         let address = [packet[3], packet[4]];
         let payload = &packet[5..packet.len() - 1];
         match packet[0] {
-            ADDRESS_REPLY => self.address = Some(address),
+            ADDRESS_REPLY => {
+                self.address = Some(address);
+                self.lights_sent = self.lights.is_empty();
+            }
             _ if Some(address) != self.address => self.framer.dropped += 1,
             STATE_REPLY if payload.len() == 64 => {
                 readings.push(Reading::Occupancy(occupancy_from_a8_order(
@@ -223,6 +292,22 @@ impl HostSession for Host {
         DISCOVERY.to_vec()
     }
 
+    fn signal(&mut self, signal: Signal) -> Vec<u8> {
+        if let Signal::Lights(squares) = signal {
+            self.lights = squares;
+            self.lights_sent = false;
+        }
+        match (self.address, signal) {
+            (Some(address), Signal::Lights(squares)) => {
+                self.lights_sent = true;
+                encode_lights(address, squares)
+            }
+            (Some(address), Signal::Beep(beep)) => encode_beep(address, beep),
+            // Before the board is found a beep is lost; the lights wait for it.
+            (None, _) => Vec::new(),
+        }
+    }
+
     fn receive(&mut self, bytes: &[u8], now: Micros, readings: &mut Vec<Reading>) -> Vec<u8> {
         self.framer.buffer.extend_from_slice(bytes);
         while let Some(packet) = self
@@ -248,16 +333,21 @@ impl HostSession for Host {
                 }
             }
             Some(address) => {
+                let mut bytes = Vec::new();
+                if !self.lights_sent {
+                    self.lights_sent = true;
+                    bytes.extend(encode_lights(address, self.lights));
+                }
                 let due = self
                     .last_poll
                     .is_none_or(|at| now.saturating_sub(at) >= POLL_INTERVAL);
-                if !due {
-                    return Vec::new();
+                if due {
+                    self.last_poll = Some(now);
+                    // Events first, then the state: what happened, then where it left the
+                    // board.
+                    bytes.extend(encode_request(EVENTS_REQUEST, address));
+                    bytes.extend(encode_request(STATE_REQUEST, address));
                 }
-                self.last_poll = Some(now);
-                // Events first, then the state: what happened, then where it left the board.
-                let mut bytes = encode_request(EVENTS_REQUEST, address);
-                bytes.extend(encode_request(STATE_REQUEST, address));
                 bytes
             }
         }
@@ -277,6 +367,7 @@ pub struct Board {
     address: [u8; 2],
     framer: Framer,
     queue: Vec<BoardEvent>,
+    heard: Vec<Signal>,
 }
 
 impl Board {
@@ -286,7 +377,13 @@ impl Board {
             address,
             framer: Framer::new(),
             queue: Vec::new(),
+            heard: Vec::new(),
         }
+    }
+
+    /// The lights and sounds the host asked for since the last call, in order.
+    pub fn take_heard(&mut self) -> Vec<Signal> {
+        std::mem::take(&mut self.heard)
     }
 
     /// Keeps `event` to report when the host next polls.
@@ -303,6 +400,24 @@ impl Board {
             let buffer = &self.framer.buffer;
             if buffer.starts_with(&[0x4D, 0x4E]) {
                 self.framer.buffer.drain(..2);
+                continue;
+            }
+            if matches!(buffer.first(), Some(&(LEDS | SOUND))) {
+                match packet_at_front(buffer) {
+                    Front::Incomplete => break,
+                    Front::Invalid => {
+                        self.framer.buffer.remove(0);
+                    }
+                    Front::Packet(len) => {
+                        let packet: Vec<u8> = self.framer.buffer.drain(..len).collect();
+                        let payload = &packet[5..len - 1];
+                        if packet[3..5] == self.address
+                            && let Some(signal) = signal_of(packet[0], payload)
+                        {
+                            self.heard.push(signal);
+                        }
+                    }
+                }
                 continue;
             }
             if buffer.len() < 4 {
@@ -362,6 +477,69 @@ mod tests {
             [0x85, 0x00, 0x0a, 0x06, 0x50, 0x18, 0x0c, 0x40, 0x30, 0x79]
         );
         assert_eq!(encode_request(0x87, [0, 0]), [0x87, 0x00, 0x00, 0x07]);
+    }
+
+    #[test]
+    fn lights_and_beeps_encode_as_the_dgt_centaur_mods_project_sends_them() {
+        let e2_e4 = Bitboard::from_square(Square::E2) | Square::E4;
+        assert_eq!(
+            encode_lights(ADDRESS, e2_e4),
+            [
+                0xb0, 0x00, 0x0c, 0x06, 0x50, 0x05, 0x03, 0x00, 0x05, 0x34, 0x24, 0x77
+            ]
+        );
+        assert_eq!(
+            encode_lights(ADDRESS, Bitboard::EMPTY),
+            [0xb0, 0x00, 0x07, 0x06, 0x50, 0x00, 0x0d]
+        );
+        assert_eq!(
+            encode_beep(ADDRESS, Beep::Confirm),
+            [0xb1, 0x00, 0x08, 0x06, 0x50, 0x4c, 0x08, 0x63]
+        );
+        assert_eq!(
+            encode_beep(ADDRESS, Beep::Wrong),
+            [0xb1, 0x00, 0x0a, 0x06, 0x50, 0x4e, 0x0c, 0x48, 0x10, 0x43]
+        );
+    }
+
+    #[test]
+    fn lights_asked_before_the_board_is_found_are_lit_once_it_is() {
+        let mut host = Host::default();
+        host.open(0);
+        let e4 = Bitboard::from_square(Square::E4);
+        assert!(host.signal(Signal::Lights(e4)).is_empty());
+        assert!(host.signal(Signal::Beep(Beep::Confirm)).is_empty());
+        let mut readings = Vec::new();
+        let sent = host.receive(
+            &encode_packet(ADDRESS_REPLY, ADDRESS, &[]),
+            1_000,
+            &mut readings,
+        );
+        assert!(sent.starts_with(&encode_lights(ADDRESS, e4)));
+        // Once lit, later polls carry no lights.
+        let later = host.tick(100_000, &mut readings);
+        assert!(!later.is_empty());
+        assert!(!later.contains(&LEDS));
+    }
+
+    #[test]
+    fn the_board_side_hears_lights_and_beeps_between_polls() {
+        let mut board = Board::new(ADDRESS);
+        let e2_e4 = Bitboard::from_square(Square::E2) | Square::E4;
+        let mut bytes = encode_request(STATE_REQUEST, ADDRESS);
+        bytes.extend(encode_lights(ADDRESS, e2_e4));
+        bytes.extend(encode_beep(ADDRESS, Beep::Wrong));
+        // A packet torn across two reads is heard once whole.
+        let off = encode_lights(ADDRESS, Bitboard::EMPTY);
+        bytes.extend(&off[..3]);
+        let replies = board.receive(&bytes, Bitboard(0xffff), 0);
+        assert_eq!(replies, encode_state(ADDRESS, Bitboard(0xffff)));
+        assert_eq!(
+            board.take_heard(),
+            [Signal::Lights(e2_e4), Signal::Beep(Beep::Wrong)]
+        );
+        board.receive(&off[3..], Bitboard(0xffff), 0);
+        assert_eq!(board.take_heard(), [Signal::Lights(Bitboard::EMPTY)]);
     }
 
     #[test]

@@ -12,7 +12,7 @@
 use shakmaty::{Bitboard, Color, Piece, Role, Square};
 
 use super::dgt_clock::{ClockCommand, Lights, ack_of, parse_clock_command, parse_lights};
-use super::{HostSession, Micros, a8_order_of, square_from_a8_order};
+use super::{HostSession, Micros, Signal, a8_order_of, square_from_a8_order};
 use crate::reading::Reading;
 
 /// The board's serial speed.
@@ -315,6 +315,15 @@ impl HostSession for Host {
         *self = Self::default();
         self.last_dump = Some(now);
         vec![RESET, BOARD_DUMP_REQUEST, UPDATE_MODE]
+    }
+
+    /// The `0x60` LED command of boards with lights (Revelation II, Pegasus); a board
+    /// without them ignores it. DGT boards have no beeper.
+    fn signal(&mut self, signal: Signal) -> Vec<u8> {
+        match signal {
+            Signal::Lights(squares) => super::dgt_clock::encode_lit_squares(squares),
+            Signal::Beep(_) => Vec::new(),
+        }
     }
 
     fn receive(&mut self, bytes: &[u8], now: Micros, readings: &mut Vec<Reading>) -> Vec<u8> {

@@ -200,6 +200,19 @@ pub fn encode_lights(from: Square, to: Square) -> Vec<u8> {
     vec![0x60, 0x04, 0x01, a8_order_of(from), a8_order_of(to), END]
 }
 
+/// The LED command that puts every light out (its fields, 64, name no square).
+pub const LIGHTS_OFF: [u8; 6] = [0x60, 0x04, 0x00, 0x40, 0x40, END];
+
+/// The commands that light exactly `squares`: every light out, then the squares two by two.
+pub fn encode_lit_squares(squares: Bitboard) -> Vec<u8> {
+    let mut bytes = LIGHTS_OFF.to_vec();
+    let list: Vec<Square> = squares.into_iter().collect();
+    for pair in list.chunks(2) {
+        bytes.extend(encode_lights(pair[0], pair[pair.len() - 1]));
+    }
+    bytes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,6 +299,20 @@ mod tests {
             parse_clock_command(&[0x03, 0x03, 0x00]),
             Some(ClockCommand::EndText)
         );
+    }
+
+    #[test]
+    fn lit_squares_are_every_light_out_then_two_at_a_time() {
+        let squares = Bitboard::from_square(Square::E2) | Square::E4 | Square::G1;
+        assert_eq!(
+            encode_lit_squares(squares),
+            [
+                0x60, 0x04, 0x00, 0x40, 0x40, 0x00, // all off, as PicoChess puts them out
+                0x60, 0x04, 0x01, 0x3e, 0x34, 0x00, // g1 and e2
+                0x60, 0x04, 0x01, 0x24, 0x24, 0x00, // e4 alone
+            ]
+        );
+        assert_eq!(encode_lit_squares(Bitboard::EMPTY), LIGHTS_OFF);
     }
 
     #[test]

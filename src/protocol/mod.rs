@@ -99,6 +99,35 @@ pub trait HostSession: Send {
     fn dropped(&self) -> u64;
     /// How long the caller may wait for bytes before calling `tick` again.
     fn tick_interval(&self) -> Micros;
+    /// Bytes that show `signal` on the board; none for a board without lights or sound.
+    fn signal(&mut self, _signal: Signal) -> Vec<u8> {
+        Vec::new()
+    }
+}
+
+/// What the host shows the player on the board itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Signal {
+    /// These squares lit and every other dark (none: all off).
+    Lights(Bitboard),
+    /// A sound, on a board that has a speaker.
+    Beep(Beep),
+}
+
+/// The board's sounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Beep {
+    /// A short confirmation: a move was recognised.
+    Confirm,
+    /// Something is wrong: a wrong move, an illegal board.
+    Wrong,
+}
+
+impl Protocol {
+    /// Whether the board has lights the host can set.
+    pub fn has_lights(self) -> bool {
+        matches!(self, Self::Centaur | Self::Dgt)
+    }
 }
 
 /// The 64 squares in the order a8, b8, … h8, a7, … h1 that DGT boards use.

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Color, Position};
 
-use crate::clock::{FlagResult, GameClocks, TimeControl, flag_words};
+use crate::clock::{FlagResult, GameClocks, TimeControl};
 use crate::dgt_serve::dgt_clock;
 use crate::engine::EngineClock;
 use crate::game::{Annotation, GameRecord, GameTags};
@@ -106,9 +106,12 @@ impl Clocks {
     }
 
     /// A flag that fell by `now`, in words, once.
-    pub(super) fn check_flag(&mut self, position: &Chess, now: Instant) -> Option<String> {
-        let (color, result) = self.clocks.check_flag(position, self.board_now(now))?;
-        Some(flag_words(color, result))
+    pub(super) fn check_flag(
+        &mut self,
+        position: &Chess,
+        now: Instant,
+    ) -> Option<(Color, FlagResult)> {
+        self.clocks.check_flag(position, self.board_now(now))
     }
 }
 

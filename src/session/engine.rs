@@ -195,12 +195,16 @@ impl Advice {
 
     /// The move to advise in `game`: the hint asked for, or the analysis's best move.
     pub fn advice(&self, game: &GameRecord) -> Option<Move> {
-        let hint = self
-            .adviser
+        self.hint(game)
+            .or_else(|| Some(*self.analysis(game.moves.len())?.lines.first()?.pv.first()?))
+    }
+
+    /// The hint asked for in `game`'s position, once the engine has given it.
+    pub fn hint(&self, game: &GameRecord) -> Option<Move> {
+        self.adviser
             .as_ref()
             .filter(|_| self.hint_asked.is_some())
-            .and_then(|a| a.hint_for(&game.start, &game.moves));
-        hint.or_else(|| Some(*self.analysis(game.moves.len())?.lines.first()?.pv.first()?))
+            .and_then(|a| a.hint_for(&game.start, &game.moves))
     }
 
     /// The adviser's name, or what went wrong with it.

@@ -5,10 +5,13 @@
 //! them in turn. The app draws a session; `listen` prints one.
 
 mod activity;
+mod announcer;
 mod autosave;
 mod clock;
 mod engine;
 mod game_view;
+mod illegal;
+mod lights;
 mod record;
 mod recording_summary;
 mod review;
@@ -22,13 +25,16 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
-use shakmaty::{Color, Move};
+use shakmaty::{Bitboard, Color, Move};
 
 pub use activity::{Activity, FLASH};
+pub use announcer::Seats;
 pub use autosave::RestoreOffer;
 pub use clock::{ClockFace, Clocks, TENTHS_BELOW_MS};
 pub use engine::{Advice, EngineSeat};
 pub use game_view::GameView;
+pub use illegal::ILLEGAL_PATIENCE;
+pub use lights::{CONFIRM_FOR, move_squares};
 pub use recording_summary::{Band, BandKind, Lane, Marker, MarkerKind, Summary};
 pub use review::GameUnderReview;
 pub use simulated::{SIMULATED_PROTOCOL, SimulatedBoard};
@@ -49,8 +55,12 @@ use crate::reading::TimedReading;
 use crate::recognizer::health::SensorHealth;
 use crate::recognizer::{Config, Event, EventKind, Recognizer};
 use crate::snapshot::Snapshot;
+use crate::voice::{Voice, VoiceSettings};
+use announcer::Announcer;
 use autosave::{Autosaving, total_plies};
 use engine::find_engine;
+use illegal::IllegalWatch;
+use lights::BoardLights;
 use record::Record;
 pub use sharing::HostDisplay;
 use sharing::{DgtShare, LivePgnFile};
@@ -64,6 +74,8 @@ pub enum News {
     Status(ConnectionStatus),
     /// Something went wrong that the user should know (a file not written).
     Problem(String),
+    /// Words said aloud.
+    Spoken(String),
 }
 
 pub struct Session {
@@ -86,6 +98,11 @@ pub struct Session {
     autosave: Autosaving,
     /// The timeline reading the snapshot shows.
     timeline_index: Option<usize>,
+    voice: Announcer,
+    lights: BoardLights,
+    illegal: IllegalWatch,
+    /// The side the player sits at, when no engine plays.
+    player: Color,
     wake: Wake,
 }
 
@@ -111,6 +128,10 @@ impl Session {
             live_pgn: LivePgnFile::default(),
             autosave,
             timeline_index: None,
+            voice: Announcer::default(),
+            lights: BoardLights::default(),
+            illegal: IllegalWatch::default(),
+            player: Color::White,
             wake,
         }
     }
@@ -118,10 +139,14 @@ impl Session {
     /// Keeps what happens as `News` for `take_news` (an owner that prints the session).
     pub fn keep_news(&mut self) {
         self.news.get_or_insert_with(Vec::new);
+        self.voice.keep_told();
     }
 
     /// What happened since the last call, in order.
     pub fn take_news(&mut self) -> Vec<News> {
+        for announcement in self.voice.take_told() {
+            self.tell(News::Spoken(announcement.words));
+        }
         self.news.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
@@ -143,13 +168,15 @@ impl Session {
         self.clocks.reset();
         self.first_mover = Color::White;
         self.timeline_index = None;
+        self.lights.reset();
+        self.illegal = IllegalWatch::default();
         self.show(Snapshot::of(&Recognizer::default(), 0));
         self.source = source;
     }
 
     pub fn use_simulator(&mut self, config: Config) {
         self.reset(Source::None);
-        match SimulatedBoard::start() {
+        match SimulatedBoard::start(self.wake.clone()) {
             Ok(board) => {
                 let connection =
                     connect(board.path(), SIMULATED_PROTOCOL, config, self.wake.clone());
@@ -246,6 +273,9 @@ impl Session {
         if self.record.activity.is_fading() {
             next = Some(next.map_or(FADE_STEP, |n: Duration| n.min(FADE_STEP)));
         }
+        if let Some(board) = self.source.simulated_board() {
+            board.hear_signals();
+        }
         self.hear_engine(now);
         if let Some(notice) = self.advice.hear() {
             self.notice = Some(notice);
@@ -258,6 +288,9 @@ impl Session {
         }
         if let Some(tick) = self.run_clocks(now) {
             next = Some(next.map_or(tick, |n: Duration| n.min(tick)));
+        }
+        if let Some(due) = self.follow_board(now) {
+            next = Some(next.map_or(due, |n: Duration| n.min(due)));
         }
         self.autosave
             .offer(&self.snapshot.games, &self.record.readings);
@@ -282,7 +315,10 @@ impl Session {
                 }
                 self.clocks.on_events(&events);
                 self.tell_events(&events);
+                self.speak_events(&events, &snapshot.position);
+                self.lights.on_events(&events, now);
                 self.show(snapshot);
+                self.follow_board(now);
                 // The clocks heard this change's events just before.
                 self.dgt
                     .show_clock(self.clocks.dgt_clock(&self.snapshot.position, now));
@@ -324,6 +360,41 @@ impl Session {
         {
             self.last_event = text;
         }
+    }
+
+    fn speak_events(&mut self, events: &[Event], position_now: &shakmaty::Chess) {
+        let seats = seats_of(&self.seat, self.player);
+        self.voice
+            .on_events(events, &self.view.positions, position_now, seats);
+    }
+
+    /// What follows the board as time passes, live: a board left illegal is said and lit,
+    /// the game's end said, the clock's last seconds said, the board's lights set. Returns
+    /// how soon something here changes by itself.
+    fn follow_board(&mut self, now: Instant) -> Option<Duration> {
+        self.source.live()?;
+        self.illegal.follow(&self.snapshot.status, now);
+        if self.illegal.newly_lasting(now) {
+            self.lights.on_lasting_illegal();
+        }
+        let lasting = self.illegal.lasting(now);
+        self.voice.on_board(lasting, &self.snapshot.position);
+        self.voice
+            .on_position(&self.snapshot.position, self.snapshot.game.moves.len());
+        if let Some(face) = self.clocks.face(&self.snapshot, now) {
+            self.voice.on_clock(face, seats_of(&self.seat, self.player));
+        }
+        let hint = self.advice.hint(&self.snapshot.game);
+        let wanted = self.lights.wanted(&self.snapshot, lasting, hint, now);
+        if self.source.protocol().is_some_and(Protocol::has_lights) {
+            for signal in self.lights.signals(wanted) {
+                self.send(Command::Signal(signal));
+            }
+        }
+        [self.illegal.due_in(now), self.lights.due_in(now)]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     fn show(&mut self, snapshot: Snapshot) {
@@ -441,13 +512,62 @@ impl Session {
     /// Says a fallen flag; returns how soon the shown time changes while a clock runs.
     fn run_clocks(&mut self, now: Instant) -> Option<Duration> {
         self.source.live()?;
-        if let Some(words) = self.clocks.check_flag(&self.snapshot.position, now) {
+        if let Some((color, result)) = self.clocks.check_flag(&self.snapshot.position, now) {
+            self.voice.on_flag(color, result);
+            let words = crate::clock::flag_words(color, result);
             self.tell(News::Said(format!("flag: {words}")));
             self.last_event = words;
             self.dgt
                 .show_clock(self.clocks.dgt_clock(&self.snapshot.position, now));
         }
         clock::next_tick(self.clock_face(now)?)
+    }
+
+    // ----- voice and lights -----
+
+    /// Speaks with `settings` from now on (the system's speech, found on first use).
+    pub fn set_voice(&mut self, settings: VoiceSettings) {
+        self.voice.configure(settings);
+    }
+
+    /// Speaks through `voice` rather than the system's speech.
+    pub fn speak_with(&mut self, voice: Box<dyn Voice>) {
+        self.voice.speak_with(voice);
+    }
+
+    /// The voices the system's speech offers.
+    pub fn voices(&self) -> &[String] {
+        self.voice.voices()
+    }
+
+    pub fn voice_settings(&self) -> &VoiceSettings {
+        self.voice.settings()
+    }
+
+    /// Why nothing is heard although the voice is on (no speech on this system).
+    pub fn voice_problem(&self) -> Option<&str> {
+        self.voice.problem()
+    }
+
+    /// Says the engine's move again, while it is still to be made.
+    pub fn repeat_engine_move(&mut self) {
+        self.voice.repeat_engine_move(self.snapshot.expected_move);
+    }
+
+    /// The side the player sits at, when no engine plays: the other side's moves are the
+    /// opponent's.
+    pub fn set_player(&mut self, side: Color) {
+        self.player = side;
+    }
+
+    /// The squares lit on the board: as the simulated board heard them, or as a board with
+    /// lights was told.
+    pub fn board_lights(&self) -> Bitboard {
+        match &self.source {
+            Source::Simulated { board, .. } => board.lit(),
+            _ if self.source.protocol().is_some_and(Protocol::has_lights) => self.lights.told(),
+            _ => Bitboard::EMPTY,
+        }
     }
 
     // ----- the games -----
@@ -519,6 +639,14 @@ impl Session {
         let heard = self.seat.hear(&self.snapshot, clock, now);
         if let Some(mv) = heard.expect {
             self.send(Command::Expect(Some(mv)));
+            let name = self
+                .seat
+                .engine()
+                .and_then(EnginePlay::name)
+                .unwrap_or("The engine")
+                .to_owned();
+            self.voice
+                .on_engine_move(&name, &self.snapshot.position, mv);
         }
         for line in heard.lines {
             if line.starts_with("engine fault") {
@@ -744,6 +872,16 @@ impl Drop for Session {
     fn drop(&mut self) {
         self.autosave
             .finish(&self.snapshot.games, &self.record.readings);
+    }
+}
+
+/// Who plays whom, for the voice.
+fn seats_of(seat: &EngineSeat, player: Color) -> Seats<'_> {
+    Seats {
+        engine: seat
+            .engine()
+            .map(|engine| (engine.side(), engine.name().unwrap_or("The engine"))),
+        player,
     }
 }
 

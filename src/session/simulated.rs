@@ -1,21 +1,22 @@
 //! The built-in simulated board: on a real pseudo-terminal, speaking the same bytes as a
-//! LiBoard, so everything after the serial port runs as it does with a real board.
+//! DGT Centaur, so everything after the serial port runs as it does with a real board, the
+//! board's lights and beeper included.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Sender};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
-use shakmaty::{Chess, Piece, Rank, Role, Square};
+use shakmaty::{Bitboard, Chess, Piece, Rank, Role, Square};
 
-use crate::background::WorkerThread;
+use crate::background::{Wake, WorkerThread};
 use crate::game::GameRecord;
-use crate::protocol::Protocol;
+use crate::protocol::{Protocol, Signal};
 use crate::sim::pty::serve_live;
 use crate::sim::{Action, HandStyle, PhysicalBoard, script_games};
 
-/// The protocol the built-in board speaks.
-pub const SIMULATED_PROTOCOL: Protocol = Protocol::Liboard;
+/// The protocol the built-in board speaks: the Centaur's, whose LEDs light the squares.
+pub const SIMULATED_PROTOCOL: Protocol = Protocol::Centaur;
 
 /// A virtual sensor board: clicks lift and place pieces, or a demo game plays itself.
 pub struct SimulatedBoard {
@@ -27,15 +28,24 @@ pub struct SimulatedBoard {
     mirror: PhysicalBoard,
     hand: Vec<Piece>,
     demo: Option<(Arc<AtomicBool>, WorkerThread)>,
+    /// The lights and sounds the host asked of the board, as the board heard them.
+    signals: Receiver<Signal>,
+    lit: Bitboard,
 }
 
 impl SimulatedBoard {
     /// Starts the board on a new pseudo-terminal, set up at the start position (Unix only:
-    /// elsewhere this says the simulator cannot run).
-    pub fn start() -> std::io::Result<Self> {
+    /// elsewhere this says the simulator cannot run); `wake` hears its lights change.
+    pub fn start(wake: Wake) -> std::io::Result<Self> {
         let (actions, receiver) = mpsc::channel();
         let stop = Arc::new(AtomicBool::new(false));
-        let (path, thread) = serve_live(SIMULATED_PROTOCOL, receiver, stop.clone())?;
+        let (heard, signals) = mpsc::channel();
+        let sink = Box::new(move |signal| {
+            if heard.send(signal).is_ok() {
+                wake();
+            }
+        });
+        let (path, thread) = serve_live(SIMULATED_PROTOCOL, receiver, stop.clone(), Some(sink))?;
         let mut board = Self {
             actions,
             stop,
@@ -44,6 +54,8 @@ impl SimulatedBoard {
             mirror: PhysicalBoard::empty(),
             hand: Vec::new(),
             demo: None,
+            signals,
+            lit: Bitboard::EMPTY,
         };
         board.perform(Action::SetUp(Chess::default()));
         Ok(board)
@@ -55,6 +67,23 @@ impl SimulatedBoard {
 
     pub fn occupancy(&self) -> shakmaty::Bitboard {
         self.mirror.occupancy()
+    }
+
+    /// The squares whose LED is lit, as the board last heard; also the sounds since the
+    /// last call.
+    pub fn hear_signals(&mut self) -> Vec<Signal> {
+        let heard: Vec<Signal> = self.signals.try_iter().collect();
+        for signal in &heard {
+            if let Signal::Lights(squares) = signal {
+                self.lit = *squares;
+            }
+        }
+        heard
+    }
+
+    /// The squares lit on the board.
+    pub fn lit(&self) -> Bitboard {
+        self.lit
     }
 
     fn perform(&mut self, action: Action) {

@@ -61,6 +61,15 @@ impl Source {
         }
     }
 
+    /// The protocol of the board followed live.
+    pub fn protocol(&self) -> Option<Protocol> {
+        match self {
+            Source::Simulated { .. } => Some(SIMULATED_PROTOCOL),
+            Source::Serial { protocol, .. } => Some(*protocol),
+            _ => None,
+        }
+    }
+
     pub fn simulated_board(&mut self) -> Option<&mut SimulatedBoard> {
         match self {
             Source::Simulated { board, .. } => Some(board),

@@ -5,8 +5,9 @@ use shakmaty::{Bitboard, Color};
 
 use crate::connection::ConnectionStatus;
 use crate::protocol::dgt::DgtClock;
-use crate::recognizer::EventKind;
+use crate::protocol::{Beep, Signal};
 use crate::recognizer::event::{uci, wrong_move_words};
+use crate::recognizer::{BoardStatus, EventKind};
 
 /// "1." for White's first move of a standard game, "1..." for Black's.
 pub fn move_number(ply: usize, first_mover: Color) -> String {
@@ -132,4 +133,38 @@ pub fn squares_line(squares: Bitboard) -> String {
         .map(|s| s.to_string())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// What the host shows on the board, as the simulated board prints it: `lights: e2 e4`,
+/// `lights: off`, `beep: confirm`.
+pub fn signal_line(signal: Signal) -> String {
+    match signal {
+        Signal::Lights(squares) => format!("lights: {}", squares_line(squares)),
+        Signal::Beep(Beep::Confirm) => "beep: confirm".into(),
+        Signal::Beep(Beep::Wrong) => "beep: wrong".into(),
+    }
+}
+
+/// The plain-language banner for an illegal state, naming the pieces to put back: "Put the
+/// white pawn back on e2 · Remove the piece on e4". Speech says the same sentences.
+pub fn illegal_banner(status: &BoardStatus, position: &shakmaty::Chess) -> Option<String> {
+    let BoardStatus::Illegal { put_back, remove } = status else {
+        return None;
+    };
+    Some(crate::voice::words::illegal_parts(*put_back, *remove, position).join(" · "))
+}
+
+/// A move in progress, in words a screen reader says too: "Move in progress: e2 lifted",
+/// "Move in progress: d4 lifted, d5 lifted, d5 placed".
+pub fn waiting_words(lifted: Bitboard, placed: Bitboard) -> String {
+    let squares: Vec<String> = lifted
+        .into_iter()
+        .map(|square| format!("{square} lifted"))
+        .chain(placed.into_iter().map(|square| format!("{square} placed")))
+        .collect();
+    if squares.is_empty() {
+        "Move in progress".into()
+    } else {
+        format!("Move in progress: {}", squares.join(", "))
+    }
 }

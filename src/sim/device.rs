@@ -10,7 +10,9 @@ use shakmaty::{Bitboard, Square};
 
 use super::board::PhysicalBoard;
 use super::hands::Action;
-use crate::protocol::{Protocol, centaur, dgt, liboard, text};
+use crate::protocol::dgt::HostSaid;
+use crate::protocol::dgt_clock::Lights;
+use crate::protocol::{Protocol, Signal, centaur, dgt, liboard, text};
 
 /// Timed actions, in milliseconds of script time.
 pub type Script = Vec<(u64, Action)>;
@@ -50,7 +52,14 @@ pub struct Device {
     emi: Option<(Square, Instant)>,
     /// How long to wait for the host's bytes before looking at the script again.
     poll: Duration,
+    /// The squares whose LED is lit (a DGT board's lights add up until put out).
+    lit: Bitboard,
+    /// Told the lights and sounds the host asks for, in order.
+    signals: Option<SignalSink>,
 }
+
+/// What hears the lights and sounds a host asks of the simulated board.
+pub type SignalSink = Box<dyn FnMut(Signal) + Send>;
 
 impl Device {
     /// `speed` 2.0 plays twice as fast as the script's times.
@@ -66,6 +75,53 @@ impl Device {
             dropout: None,
             emi: None,
             poll: Duration::from_millis(2),
+            lit: Bitboard::EMPTY,
+            signals: None,
+        }
+    }
+
+    /// Tells every change of the lights, and every sound, the host asks for to `signals`.
+    pub fn tell_signals(&mut self, signals: SignalSink) {
+        self.signals = Some(signals);
+    }
+
+    /// The squares whose LED is lit.
+    pub fn lit(&self) -> Bitboard {
+        self.lit
+    }
+
+    /// Takes in what the host asked of the lights and the beeper in one read: its sounds,
+    /// and the lights as they stand after it.
+    fn hear_signals(&mut self) {
+        let mut lit = self.lit;
+        let mut beeps = Vec::new();
+        match self.protocol {
+            Protocol::Centaur => {
+                for signal in self.centaur.take_heard() {
+                    match signal {
+                        Signal::Lights(squares) => lit = squares,
+                        Signal::Beep(beep) => beeps.push(beep),
+                    }
+                }
+            }
+            Protocol::Dgt => {
+                for said in self.dgt.take_heard() {
+                    match said {
+                        HostSaid::Lights(Lights::On(squares)) => lit |= squares,
+                        HostSaid::Lights(Lights::Off) => lit = Bitboard::EMPTY,
+                        _ => {}
+                    }
+                }
+            }
+            Protocol::Liboard | Protocol::Text => {}
+        }
+        let mut told: Vec<Signal> = beeps.into_iter().map(Signal::Beep).collect();
+        if lit != self.lit {
+            self.lit = lit;
+            told.push(Signal::Lights(lit));
+        }
+        if let Some(sink) = &mut self.signals {
+            told.into_iter().for_each(sink);
         }
     }
 
@@ -108,6 +164,7 @@ impl Device {
                 Ok(0) => {}
                 Ok(n) => {
                     let replies = self.answer(&buffer[..n]);
+                    self.hear_signals();
                     port.write_all(&replies)?;
                 }
                 // A signal (Ctrl-C) interrupts the wait; `stop` says whether to go on.

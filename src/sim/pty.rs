@@ -9,17 +9,19 @@ use std::sync::mpsc::Receiver;
 
 use serialport::{SerialPort, TTYPort};
 
-use super::device::{Device, Ended, Script};
+use super::device::{Device, Ended, Script, SignalSink};
 use super::hands::Action;
 use crate::background::WorkerThread;
 use crate::protocol::Protocol;
 
 /// Starts a device for `protocol` on a new pseudo-terminal, performing `actions` as they
-/// come until `stop` is set; returns the terminal's path and the thread.
+/// come until `stop` is set, telling the lights and sounds the host asks for to `signals`;
+/// returns the terminal's path and the thread.
 pub fn serve_live(
     protocol: Protocol,
     actions: Receiver<Action>,
     stop: Arc<AtomicBool>,
+    signals: Option<SignalSink>,
 ) -> io::Result<(String, WorkerThread)> {
     let mut pty = PtyLink::open(None)?;
     let path = pty
@@ -27,6 +29,9 @@ pub fn serve_live(
         .ok_or_else(|| io::Error::other("the pseudo-terminal has no device path"))?;
     let thread = WorkerThread::spawn("simulated board", move || {
         let mut device = Device::new(protocol, 1.0);
+        if let Some(signals) = signals {
+            device.tell_signals(signals);
+        }
         if let Some(port) = pty.port() {
             // The host's worker notices a board that goes and retries: nothing to add.
             let _ = device.run_live(port, &actions, &stop);
@@ -111,14 +116,13 @@ impl Drop for PtyLink {
     }
 }
 
-/// Plays `script` on a pseudo-terminal (linked at `link`), unplugging when the script says
-/// so; then stays connected, answering the host, until `stop` is set (or returns if
-/// `linger` is false).
+/// Plays `script` on `device` over a pseudo-terminal (linked at `link`), unplugging when
+/// the script says so; then stays connected, answering the host, until `stop` is set (or
+/// returns if `linger` is false).
 pub fn serve(
-    protocol: Protocol,
+    mut device: Device,
     script: &Script,
     link: Option<&Path>,
-    speed: f64,
     stop: &AtomicBool,
     linger: bool,
     on_ready: &mut dyn FnMut(&str),
@@ -127,7 +131,6 @@ pub fn serve(
     if let Some(path) = pty.device_path() {
         on_ready(&path);
     }
-    let mut device = Device::new(protocol, speed);
     loop {
         let Some(port) = pty.port() else {
             return Err(io::Error::other("no terminal"));

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Receiver;
 
-use super::device::Script;
+use super::device::{Device, Script, SignalSink};
 use super::hands::Action;
 use crate::background::WorkerThread;
 use crate::protocol::Protocol;
@@ -23,15 +23,15 @@ pub fn serve_live(
     _protocol: Protocol,
     _actions: Receiver<Action>,
     _stop: Arc<AtomicBool>,
+    _signals: Option<SignalSink>,
 ) -> io::Result<(String, WorkerThread)> {
     Err(unsupported())
 }
 
 pub fn serve(
-    _protocol: Protocol,
+    _device: Device,
     _script: &Script,
     _link: Option<&Path>,
-    _speed: f64,
     _stop: &AtomicBool,
     _linger: bool,
     _on_ready: &mut dyn FnMut(&str),

@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 
 use boardsight::app::AppCommand;
 use boardsight::pgn::autosave::Autosave;
-use common::app::{click, click_at, drag, menu, open_menu, play_e4, set_up, wait_for};
+use common::app::{
+    click, click_at, drag, menu, open_menu, play_e4, set_up, wait_for, wait_for_contains,
+};
 use eframe::egui;
 use egui_kittest::kittest::{NodeT, Queryable};
 
@@ -55,7 +57,7 @@ fn playing_on_the_simulated_board_shows_the_move_and_flags_illegal_states() {
     click(&mut harness, "sensor e6: empty");
     wait_for(
         &mut harness,
-        "Put pieces back on d7, e7 · Remove the pieces on d5, e6",
+        "Put the black pawns back on d7 and e7 · Remove the pieces on d5 and e6",
     );
     // Put back: the banner goes.
     click(&mut harness, "sensor d5: must change");
@@ -63,7 +65,12 @@ fn playing_on_the_simulated_board_shows_the_move_and_flags_illegal_states() {
     click(&mut harness, "sensor d7: must change");
     click(&mut harness, "sensor e7: must change");
     wait_for(&mut harness, "sensor d7: occupied");
-    assert!(harness.query_by_label_contains("Put pieces back").is_none());
+    wait_for(&mut harness, "sensor e7: occupied");
+    let left: Vec<String> = harness
+        .query_all_by_label_contains("back on")
+        .filter_map(|node| node.accesskit_node().label())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
     // The game was autosaved after the move.
     let unfinished = Autosave::new(dir.path()).unfinished();
     assert_eq!(unfinished.len(), 1, "one session autosaved");
@@ -283,7 +290,7 @@ fn a_file_that_cannot_be_read_is_named_in_a_notice() {
 fn the_table_view_comes_with_f11_and_goes_with_escape() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = app(Some(log("plain-moves")), dir.path());
-    harness.get_by_label("Moves");
+    harness.get_by_label_contains("Moves: ");
     harness.key_press(egui::Key::F11);
     harness.run_steps(2);
     // The game in large words: whose move, the moves, the board; no side panels.
@@ -292,15 +299,15 @@ fn the_table_view_comes_with_f11_and_goes_with_escape() {
     harness.get_by_label("2. Nf3");
     harness.get_by_label("g1: empty");
     harness.get_by_label("Leave table view (Esc)");
-    assert!(harness.query_by_label("Moves").is_none());
+    assert!(harness.query_by_label_contains("Moves: ").is_none());
     harness.key_press(egui::Key::Escape);
     harness.run_steps(2);
-    harness.get_by_label("Moves");
+    harness.get_by_label_contains("Moves: ");
     assert!(harness.query_by_label("Leave table view (Esc)").is_none());
     // And by its button.
     click(&mut harness, "Table view (toolbar)");
     click(&mut harness, "Leave table view (Esc)");
-    harness.get_by_label("Moves");
+    harness.get_by_label_contains("Moves: ");
 }
 
 #[test]
@@ -384,7 +391,7 @@ fn a_misread_move_is_corrected_by_dragging_the_right_one_in_the_table_view() {
     // The board still shows e4: the squares to change are named.
     wait_for(
         &mut harness,
-        "Put pieces back on e2, d4 · Remove the pieces on d2, e4",
+        "Put the white pawns back on e2 and d4 · Remove the pieces on d2 and e4",
     );
     harness.get_by_label("1. d4");
     // The player puts the pawns right: the corrected move stands, and the board is legal.
@@ -462,15 +469,23 @@ fn the_engine_plays_black_on_the_simulated_board_by_clicks() {
     harness.run_steps(2);
     harness.get_by_label_contains("for the engine");
     let (from, to) = (reply.from().expect("a from square"), reply.to());
-    harness.get_by_label_contains(&format!("sensor {from}: occupied, the engine's move"));
+    // The simulated Centaur lights the move's squares: their LEDs show on the grid.
+    for square in [from, to] {
+        wait_for_contains(
+            &mut harness,
+            &format!("sensor {square}: "),
+            ", its light is on",
+        );
+    }
     // The player makes it on the board, by clicks: it is recorded.
     click(
         &mut harness,
-        &format!("sensor {from}: occupied, the engine's move"),
+        &format!("sensor {from}: occupied, the engine's move, its light is on"),
     );
+    // Lifted, its light stays on until the move is made.
     wait_for(
         &mut harness,
-        &format!("sensor {from}: move in progress, the engine's move"),
+        &format!("sensor {from}: move in progress, the engine's move, its light is on"),
     );
     harness
         .get_by_label_contains(&format!("sensor {to}: "))
@@ -486,6 +501,9 @@ fn the_engine_plays_black_on_the_simulated_board_by_clicks() {
         harness.step();
     }
     assert_eq!(harness.state().session().snapshot().game.moves[1], reply);
+    // Made, the move's squares flash to confirm it, then every light goes out.
+    wait_for(&mut harness, &format!("sensor {from}: empty"));
+    wait_for(&mut harness, &format!("sensor {to}: occupied"));
     // Undo goes back to the player's move: the engine's reply and 1. e4 both.
     click(&mut harness, "Undo (toolbar)");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use boardsight::pgn::read_games;
 use boardsight::protocol::Protocol;
+use boardsight::sim::device::Device;
 use boardsight::sim::pty::serve_live;
 use boardsight::sim::{Action, HandStyle, move_actions};
 use shakmaty::uci::UciMove;
@@ -404,8 +405,12 @@ fn a_host_that_behaves_as_picochess_drives_the_clock_and_sees_every_move_at_once
     let pgn = dir.path().join("game.pgn");
     let (actions, received) = mpsc::channel();
     let stop_device = Arc::new(AtomicBool::new(false));
-    let (port, simulator) =
-        serve_live(Protocol::Liboard, received, stop_device.clone(), None).expect("a pty");
+    let (port, simulator) = serve_live(
+        Device::new(Protocol::Liboard, 1.0),
+        received,
+        stop_device.clone(),
+    )
+    .expect("a pty");
     // Dropped before the simulator: a failing assertion stops it rather than waiting on it.
     let _stop_on_failure = StopOnDrop(stop_device.clone());
     actions

@@ -286,8 +286,12 @@ fn a_dgt_host_follows_every_recognised_position_and_the_live_file_every_move() {
     let pgn = dir.path().join("final.pgn");
     let (actions, received) = mpsc::channel();
     let stop_device = Arc::new(AtomicBool::new(false));
-    let (port, simulator) =
-        serve_live(Protocol::Liboard, received, stop_device.clone(), None).expect("a pty");
+    let (port, simulator) = serve_live(
+        Device::new(Protocol::Liboard, 1.0),
+        received,
+        stop_device.clone(),
+    )
+    .expect("a pty");
     actions
         .send(Action::SetUp(Chess::default()))
         .expect("set up");
@@ -565,8 +569,12 @@ fn a_dgt_host_reads_the_chess_clock_as_from_a_dgt_clock() {
     let pgn = dir.path().join("game.pgn");
     let (actions, received) = mpsc::channel();
     let stop_device = Arc::new(AtomicBool::new(false));
-    let (port, simulator) =
-        serve_live(Protocol::Liboard, received, stop_device.clone(), None).expect("a pty");
+    let (port, simulator) = serve_live(
+        Device::new(Protocol::Liboard, 1.0),
+        received,
+        stop_device.clone(),
+    )
+    .expect("a pty");
     actions
         .send(Action::SetUp(Chess::default()))
         .expect("set up");

@@ -20,6 +20,7 @@ use boardsight::engine::{Engine, Patience, Reply, Strength};
 use boardsight::pgn::read_games;
 use boardsight::protocol::Protocol;
 use boardsight::recognizer::event::uci;
+use boardsight::sim::device::Device;
 use boardsight::sim::pty::serve_live;
 use boardsight::sim::{Action, HandStyle, move_actions};
 use shakmaty::uci::UciMove;
@@ -62,7 +63,7 @@ fn board_at_the_start() -> (Sender<Action>, Arc<AtomicBool>, String, WorkerThrea
     let (actions, received) = mpsc::channel();
     let stop = Arc::new(AtomicBool::new(false));
     let (port, device) =
-        serve_live(Protocol::Liboard, received, stop.clone(), None).expect("a pty");
+        serve_live(Device::new(Protocol::Liboard, 1.0), received, stop.clone()).expect("a pty");
     actions
         .send(Action::SetUp(Chess::default()))
         .expect("set up");

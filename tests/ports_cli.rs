@@ -15,6 +15,7 @@ use boardsight::background::no_wake;
 use boardsight::connection::{BoardScout, PortChoice, ScoutNews, ScoutSetup, probe_port};
 use boardsight::protocol::Protocol;
 use boardsight::sim::Action;
+use boardsight::sim::device::Device;
 use boardsight::sim::pty::serve_live;
 use shakmaty::Chess;
 
@@ -114,8 +115,8 @@ fn probing_names_the_simulated_dgt_centaur_and_text_boards() {
 fn a_silent_liboard_is_no_answer_until_it_sends_a_frame() {
     let (actions, performed) = mpsc::channel();
     let stop = Arc::new(AtomicBool::new(false));
-    let (path, _board) =
-        serve_live(Protocol::Liboard, performed, stop.clone(), None).expect("a simulated LiBoard");
+    let (path, _board) = serve_live(Device::new(Protocol::Liboard, 1.0), performed, stop.clone())
+        .expect("a simulated LiBoard");
     let path = PathBuf::from(path);
 
     let silent = probe(&[&path]);

@@ -68,7 +68,7 @@ pub const SHORTCUTS: [(Action, KeyboardShortcut, &str); 14] = [
     ),
     (
         Action::RepeatMove,
-        key(Modifiers::NONE, Key::R),
+        key(Modifiers::NONE, Key::A),
         "Say the engine's move again",
     ),
     (

@@ -101,7 +101,7 @@ pub fn show(
             }
             if snapshot.expected_move.is_some()
                 && session.voice_settings().enabled
-                && ui.add(button("Say the move again (R)")).clicked()
+                && ui.add(button("Say the move again (A)")).clicked()
             {
                 out.push(AppCommand::RepeatEngineMove);
             }

@@ -7,12 +7,16 @@ use shakmaty::{Chess, Color, Move, Position};
 
 use super::clock::ClockFace;
 use crate::clock::FlagResult;
+use crate::reading::Millis;
 use crate::recognizer::{BoardStatus, Event, EventKind};
 use crate::voice::words::{self, sentence, spoken_move};
 use crate::voice::{Announcement, Speaker, SystemVoice, Topic, Voice, VoiceSettings};
 
 /// Time left under which a clock's last seconds are said.
 const LAST_SECONDS_MS: u64 = 10_000;
+/// How long a move waits before it is said: a piece slid on over another square is
+/// revised within this, and then only the square it came to rest on is said.
+pub const MOVE_SETTLES_MS: Millis = 300;
 
 /// Who is playing whom, as the announcer needs it.
 #[derive(Clone, Copy, Debug)]
@@ -51,6 +55,16 @@ pub struct Announcer {
     said_last_seconds: [bool; 2],
     /// The game length whose end was said.
     said_end: Option<usize>,
+    /// The latest move, not said yet: its ply, whether it is the player's, its words and
+    /// the board's time it was made at.
+    settling: Option<Settling>,
+}
+
+struct Settling {
+    ply: usize,
+    wanted: bool,
+    words: String,
+    t: Millis,
 }
 
 impl Announcer {
@@ -130,6 +144,16 @@ impl Announcer {
     ) {
         let before = |ply: usize| ply.checked_sub(1).and_then(|i| positions.get(i));
         for event in events {
+            // What happened after a move is said after it.
+            if !matches!(
+                event.kind,
+                EventKind::Move { .. }
+                    | EventKind::Revised { .. }
+                    | EventKind::Waiting { .. }
+                    | EventKind::Ambiguous { .. }
+            ) {
+                self.say_settled();
+            }
             match &event.kind {
                 EventKind::NewGame { .. } => {
                     self.said_end = None;
@@ -141,6 +165,7 @@ impl Announcer {
                     );
                 }
                 EventKind::Move { ply, mv, san } => {
+                    self.say_settled();
                     let mover = before(*ply).map_or(position_now.turn(), Position::turn);
                     // The engine's move was said as it was given: its making is not news.
                     if self
@@ -151,11 +176,21 @@ impl Announcer {
                         self.instruction = None;
                         continue;
                     }
-                    let wanted = self.wants_moves_of(mover, seats);
-                    let words = format!("{}.", sentence(&spoken_move(san, *mv)));
-                    self.announce(wanted, Announcement::new(Topic::Move, words));
+                    self.settling = Some(Settling {
+                        ply: *ply,
+                        wanted: self.wants_moves_of(mover, seats),
+                        words: format!("{}.", sentence(&spoken_move(san, *mv))),
+                        t: event.t,
+                    });
                 }
                 EventKind::Revised { ply, new, san, .. } => {
+                    // Not said yet: the move is said as it came to rest.
+                    if let Some(settling) = self.settling.as_mut().filter(|s| s.ply == *ply) {
+                        settling.words = format!("{}.", sentence(&spoken_move(san, *new)));
+                        settling.t = event.t;
+                        continue;
+                    }
+                    self.say_settled();
                     let mover = before(*ply).map_or(position_now.turn(), Position::turn);
                     let wanted = self.wants_moves_of(mover, seats);
                     self.announce(
@@ -197,6 +232,33 @@ impl Announcer {
         }
     }
 
+    /// Says the move waiting to settle, now.
+    fn say_settled(&mut self) {
+        if let Some(settling) = self.settling.take() {
+            self.announce(
+                settling.wanted,
+                Announcement::new(Topic::Move, settling.words),
+            );
+        }
+    }
+
+    /// The board's time is `now`: a move that has settled is said.
+    pub fn tick(&mut self, now: Millis) {
+        if self
+            .settling
+            .as_ref()
+            .is_some_and(|s| now >= s.t + MOVE_SETTLES_MS)
+        {
+            self.say_settled();
+        }
+    }
+
+    /// In how many of the board's milliseconds a move waiting will be said.
+    pub fn due_in(&self, now: Millis) -> Option<Millis> {
+        let settling = self.settling.as_ref()?;
+        Some((settling.t + MOVE_SETTLES_MS).saturating_sub(now))
+    }
+
     fn wants_moves_of(&self, mover: Color, seats: Seats) -> bool {
         if seats.is_mine(mover) {
             self.settings.my_moves
@@ -207,6 +269,7 @@ impl Announcer {
 
     /// The engine gives `mv` in `position`: the player is told how to make it.
     pub fn on_engine_move(&mut self, name: &str, position: &Chess, mv: Move) {
+        self.say_settled();
         let words = words::engine_move(name, position, mv);
         self.instruction = Some((mv, words.clone()));
         self.announce(
@@ -238,6 +301,7 @@ impl Announcer {
             return;
         }
         self.said_illegal = Some(status.clone());
+        self.say_settled();
         if let BoardStatus::Illegal { put_back, remove } = status {
             let parts = words::illegal_parts(*put_back, *remove, position);
             let words = format!("{}.", parts.join(". "));
@@ -254,6 +318,7 @@ impl Announcer {
             return;
         }
         if let Some(words) = words::game_end(position) {
+            self.say_settled();
             self.said_end = Some(plies);
             let wanted = self.settings.my_moves || self.settings.opponent_moves;
             self.announce(wanted, Announcement::new(Topic::End, words));
@@ -283,6 +348,7 @@ impl Announcer {
 
     /// A flag fell.
     pub fn on_flag(&mut self, color: Color, result: FlagResult) {
+        self.say_settled();
         self.announce(
             self.settings.warnings,
             Announcement::new(Topic::Clock, words::flag(color, result)),

@@ -292,6 +292,12 @@ impl Session {
         if let Some(due) = self.follow_board(now) {
             next = Some(next.map_or(due, |n: Duration| n.min(due)));
         }
+        let board_now = self.clocks.board_now(now);
+        self.voice.tick(board_now);
+        if let Some(due) = self.voice.due_in(board_now) {
+            let due = Duration::from_millis(due);
+            next = Some(next.map_or(due, |n: Duration| n.min(due)));
+        }
         self.autosave
             .offer(&self.snapshot.games, &self.record.readings);
         for problem in self.autosave.problems() {
@@ -316,6 +322,7 @@ impl Session {
                 self.clocks.on_events(&events);
                 self.tell_events(&events);
                 self.speak_events(&events, &snapshot.position);
+                self.voice.tick(self.clocks.board_now(now));
                 self.lights.on_events(&events, now);
                 self.show(snapshot);
                 self.follow_board(now);

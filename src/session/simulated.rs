@@ -12,6 +12,7 @@ use shakmaty::{Bitboard, Chess, Piece, Rank, Role, Square};
 use crate::background::{Wake, WorkerThread};
 use crate::game::GameRecord;
 use crate::protocol::{Protocol, Signal};
+use crate::sim::device::Device;
 use crate::sim::pty::serve_live;
 use crate::sim::{Action, HandStyle, PhysicalBoard, script_games};
 
@@ -45,7 +46,9 @@ impl SimulatedBoard {
                 wake();
             }
         });
-        let (path, thread) = serve_live(SIMULATED_PROTOCOL, receiver, stop.clone(), Some(sink))?;
+        let mut device = Device::new(SIMULATED_PROTOCOL, 1.0);
+        device.tell_signals(sink);
+        let (path, thread) = serve_live(device, receiver, stop.clone())?;
         let mut board = Self {
             actions,
             stop,

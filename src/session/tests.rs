@@ -9,7 +9,12 @@ use crate::sensorlog;
 /// Plays a recorded session into `session` the way the serial worker would report it;
 /// the user saves the games once `save_at` plies are played.
 fn play(session: &mut Session, log: &str, save_at: Option<usize>) -> Vec<GameRecord> {
-    let path = format!("{}/tests/corpus/{log}", env!("CARGO_MANIFEST_DIR"));
+    play_file(session, &format!("corpus/{log}"), save_at)
+}
+
+/// Plays `tests/<log>` into `session`, as `play` does.
+fn play_file(session: &mut Session, log: &str, save_at: Option<usize>) -> Vec<GameRecord> {
+    let path = format!("{}/tests/{log}", env!("CARGO_MANIFEST_DIR"));
     let readings = sensorlog::read_file(std::path::Path::new(&path)).expect("corpus log");
     let mut recognizer = Recognizer::default();
     let now = Instant::now();
@@ -126,4 +131,99 @@ fn a_session_tells_its_events_in_the_command_lines_words() {
     let san = first.san_moves()[0].to_string();
     assert!(said.contains(&format!("1. {san}")), "{said:?}");
     assert!(session.take_news().is_empty());
+}
+
+/// Hands what it is to say on, at once.
+struct Transcript(std::sync::mpsc::Sender<String>);
+
+impl crate::voice::Voice for Transcript {
+    fn say(&mut self, words: &str) -> std::io::Result<()> {
+        let _ = self.0.send(words.to_owned());
+        Ok(())
+    }
+    fn configure(&mut self, _voice: &str, _words_per_minute: u32) {}
+}
+
+/// What a session says as `log` (a hand-made log in tests/logs) plays into it: the words
+/// told, checked against those the voice heard.
+fn spoken(log: &str, settings: VoiceSettings) -> Vec<String> {
+    let (to, heard) = std::sync::mpsc::channel();
+    let mut session = Session::new(None, no_wake());
+    session.keep_news();
+    session.speak_with(Box::new(Transcript(to)));
+    session.set_voice(settings);
+    play_file(&mut session, &format!("logs/{log}.log"), None);
+    // Time passes: the last move settles and is said.
+    session.update(Instant::now() + Duration::from_secs(2));
+    let told: Vec<String> = session
+        .take_news()
+        .into_iter()
+        .filter_map(|news| match news {
+            News::Spoken(words) => Some(words),
+            _ => None,
+        })
+        .collect();
+    // Played at once, a newer announcement may take the place of one not yet said: the
+    // voice says what is told, in order, some perhaps left out, the last never.
+    let mut voice = Vec::new();
+    while let Ok(words) = heard.recv_timeout(Duration::from_millis(500)) {
+        voice.push(words);
+    }
+    let mut rest = told.iter();
+    assert!(
+        voice.iter().all(|words| rest.any(|t| t == words)),
+        "the voice said {voice:?} of {told:?}"
+    );
+    assert_eq!(voice.last(), told.last());
+    told
+}
+
+#[test]
+fn moves_revisions_takebacks_and_sensor_faults_are_said_in_words() {
+    let said = spoken("correction", VoiceSettings::all());
+    // Slid through e3 and e2 and d3, the pawn and the bishop are said where they came to
+    // rest; the knight set down on h3 and moved on later is corrected.
+    assert_eq!(
+        said,
+        [
+            "New game.",
+            "e4.",
+            "e5.",
+            "Knight h3.",
+            "Correction: knight f3.",
+            "Knight c6.",
+            "Bishop c4.",
+            "Knight f6."
+        ],
+    );
+    let said = spoken("takeback", VoiceSettings::all());
+    assert!(
+        said.contains(&"Taken back: bishop c4.".to_owned()),
+        "{said:?}"
+    );
+    assert!(said.contains(&"Taken back: e5.".to_owned()), "{said:?}");
+    let said = spoken("dead-stuck-occupied", VoiceSettings::all());
+    assert!(
+        said.contains(
+            &"The sensor under c3 always reads occupied; boardsight works around it.".to_owned()
+        ),
+        "{said:?}"
+    );
+}
+
+#[test]
+fn only_the_kinds_chosen_are_said_and_nothing_when_off() {
+    let opponent_only = VoiceSettings {
+        my_moves: false,
+        warnings: false,
+        ..VoiceSettings::all()
+    };
+    // Without an engine, White sits at the board: Black is the opponent.
+    let said = spoken("correction", opponent_only);
+    assert_eq!(said, ["e5.", "Knight c6.", "Knight f6."], "{said:?}");
+    let off = VoiceSettings {
+        enabled: false,
+        ..VoiceSettings::all()
+    };
+    assert!(spoken("correction", off).is_empty());
 }

@@ -56,7 +56,12 @@ pub struct Device {
     lit: Bitboard,
     /// Told the lights and sounds the host asks for, in order.
     signals: Option<SignalSink>,
+    /// Given every byte the host sends, as it comes.
+    tap: Option<ByteTap>,
 }
+
+/// What is given the host's bytes as the simulated board reads them.
+pub type ByteTap = Box<dyn FnMut(&[u8]) + Send>;
 
 /// What hears the lights and sounds a host asks of the simulated board.
 pub type SignalSink = Box<dyn FnMut(Signal) + Send>;
@@ -77,7 +82,13 @@ impl Device {
             poll: Duration::from_millis(2),
             lit: Bitboard::EMPTY,
             signals: None,
+            tap: None,
         }
+    }
+
+    /// Gives every byte the host sends to `tap` (what a board really receives, to check).
+    pub fn tap_host_bytes(&mut self, tap: ByteTap) {
+        self.tap = Some(tap);
     }
 
     /// Tells every change of the lights, and every sound, the host asks for to `signals`.
@@ -163,6 +174,9 @@ impl Device {
             match port.read(&mut buffer) {
                 Ok(0) => {}
                 Ok(n) => {
+                    if let Some(tap) = &mut self.tap {
+                        tap(&buffer[..n]);
+                    }
                     let replies = self.answer(&buffer[..n]);
                     self.hear_signals();
                     port.write_all(&replies)?;

@@ -9,29 +9,22 @@ use std::sync::mpsc::Receiver;
 
 use serialport::{SerialPort, TTYPort};
 
-use super::device::{Device, Ended, Script, SignalSink};
+use super::device::{Device, Ended, Script};
 use super::hands::Action;
 use crate::background::WorkerThread;
-use crate::protocol::Protocol;
 
-/// Starts a device for `protocol` on a new pseudo-terminal, performing `actions` as they
-/// come until `stop` is set, telling the lights and sounds the host asks for to `signals`;
-/// returns the terminal's path and the thread.
+/// Starts `device` on a new pseudo-terminal, performing `actions` as they come until
+/// `stop` is set; returns the terminal's path and the thread.
 pub fn serve_live(
-    protocol: Protocol,
+    mut device: Device,
     actions: Receiver<Action>,
     stop: Arc<AtomicBool>,
-    signals: Option<SignalSink>,
 ) -> io::Result<(String, WorkerThread)> {
     let mut pty = PtyLink::open(None)?;
     let path = pty
         .device_path()
         .ok_or_else(|| io::Error::other("the pseudo-terminal has no device path"))?;
     let thread = WorkerThread::spawn("simulated board", move || {
-        let mut device = Device::new(protocol, 1.0);
-        if let Some(signals) = signals {
-            device.tell_signals(signals);
-        }
         if let Some(port) = pty.port() {
             // The host's worker notices a board that goes and retries: nothing to add.
             let _ = device.run_live(port, &actions, &stop);

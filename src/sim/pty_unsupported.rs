@@ -7,10 +7,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Receiver;
 
-use super::device::{Device, Script, SignalSink};
+use super::device::{Device, Script};
 use super::hands::Action;
 use crate::background::WorkerThread;
-use crate::protocol::Protocol;
 
 fn unsupported() -> io::Error {
     io::Error::new(
@@ -20,10 +19,9 @@ fn unsupported() -> io::Error {
 }
 
 pub fn serve_live(
-    _protocol: Protocol,
+    _device: Device,
     _actions: Receiver<Action>,
     _stop: Arc<AtomicBool>,
-    _signals: Option<SignalSink>,
 ) -> io::Result<(String, WorkerThread)> {
     Err(unsupported())
 }

@@ -112,6 +112,24 @@ pub fn wait_for(harness: &mut Harness<'_, BoardsightApp>, label: &str) {
     }
 }
 
+/// Steps the app until a node whose label starts with `start` also holds `part`.
+pub fn wait_for_contains(harness: &mut Harness<'_, BoardsightApp>, start: &str, part: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        harness.step();
+        let found = harness.query_all_by_label_contains(start).any(|node| {
+            node.accesskit_node()
+                .label()
+                .is_some_and(|label| label.starts_with(start) && label.contains(part))
+        });
+        if found {
+            return;
+        }
+        assert!(Instant::now() < deadline, "'{start}…{part}' never appeared");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 pub fn click(harness: &mut Harness<'_, BoardsightApp>, label: &str) {
     harness.get_by_label(label).click();
     harness.step();

@@ -5,6 +5,8 @@
 pub mod accuracy;
 #[cfg(feature = "app")]
 pub mod app;
+#[cfg(unix)]
+pub mod live;
 
 use boardsight::game::GameRecord;
 use boardsight::recognizer::event::uci;

@@ -14,7 +14,7 @@ fn listen_records_what_a_simulated_board_plays() {
     let link = dir.path().join("board");
     let pgn = dir.path().join("games.pgn");
     let log = dir.path().join("session.log");
-    let mut simulator = boardsight()
+    let simulator = boardsight()
         .args([
             "simulate",
             "--protocol",
@@ -28,29 +28,62 @@ fn listen_records_what_a_simulated_board_plays() {
         .spawn()
         .expect("simulate starts");
     common::wait_for_path(&link);
-    let listen = boardsight()
+    let mut listen = boardsight();
+    listen
         .args([
             "listen",
             "--protocol",
             "centaur",
             "--idle-exit",
             "3",
+            "--speak",
             "--port",
         ])
         .arg(&link)
         .arg("--pgn")
         .arg(&pgn)
         .arg("--record")
-        .arg(&log)
-        .output()
-        .expect("listen runs");
+        .arg(&log);
+    // With espeak-ng, what is said goes to files rather than to the speakers.
+    let said = dir.path().join("said");
+    let espeak = Command::new("espeak-ng")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if espeak {
+        std::fs::create_dir(&said).expect("a folder");
+        listen.arg("--speak-to").arg(&said);
+    }
+    let listen = listen.output().expect("listen runs");
     // Ctrl-C for the simulator: it removes its link and ends cleanly.
     let _ = Command::new("kill")
         .args(["-INT", &simulator.id().to_string()])
         .status();
-    let status = simulator.wait().expect("simulator ends");
-    assert!(status.success(), "{status:?}");
+    let simulator = simulator.wait_with_output().expect("simulator ends");
+    assert!(simulator.status.success(), "{:?}", simulator.status);
     assert!(!link.exists(), "the link is removed");
+    // The Centaur's lights flashed each move made, and it beeped.
+    let board = String::from_utf8(simulator.stdout).expect("utf-8");
+    assert!(board.contains("\nlights: e2 e4\n"), "{board}");
+    assert!(board.contains("\nlights: off\n"), "{board}");
+    assert!(board.contains("\nbeep: confirm\n"), "{board}");
+    // Each move was said, and written on stderr as it was.
+    let stderr = String::from_utf8(listen.stderr.clone()).expect("utf-8");
+    assert!(stderr.contains("\nsay: e4.\n"), "{stderr}");
+    assert!(stderr.contains("\nsay: Castles queenside.\n"), "{stderr}");
+    assert!(
+        stderr.contains("\nsay: c8, promotes to a queen, check.\n"),
+        "{stderr}"
+    );
+    if espeak {
+        let spoken = stderr.lines().filter(|l| l.starts_with("say: ")).count();
+        let files = std::fs::read_dir(&said).expect("the folder").count();
+        assert!(
+            files > 0 && files <= spoken,
+            "{files} files for {spoken} said"
+        );
+    }
 
     assert_eq!(listen.status.code(), Some(0));
     let printed = String::from_utf8(listen.stdout).expect("utf-8");

@@ -26,7 +26,11 @@ pub fn side_name(color: Color) -> &'static str {
 /// The first letter a capital, as a sentence starts; a square or a file letter ("e4",
 /// "e takes d5") keeps its small letter.
 pub fn sentence(words: &str) -> String {
-    let first_word = words.split(' ').next().unwrap_or_default();
+    let first_word = words
+        .split(' ')
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches(|c: char| !c.is_alphanumeric());
     let mut chars = words.chars();
     match chars.next() {
         Some(first) if first_word.chars().count() > 2 => {
@@ -299,6 +303,11 @@ mod tests {
         assert_eq!(said(passant, "e5f6"), "e takes f6, en passant");
         let promotion = "8/1P6/8/8/8/8/k7/4K3 w - - 0 1";
         assert_eq!(said(promotion, "b7b8n"), "b8, promotes to a knight");
+        assert_eq!(
+            sentence("b8, promotes to a knight."),
+            "b8, promotes to a knight."
+        );
+        assert_eq!(sentence("knight f3."), "Knight f3.");
         let mate = "rnbqkbnr/ppppp2p/5p2/6p1/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3";
         assert_eq!(said(mate, "d1h5"), "queen h5, checkmate");
         let knights = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1";

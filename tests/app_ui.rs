@@ -37,6 +37,16 @@ fn the_board_squares_are_labelled_for_screen_readers() {
     harness.get_by_label("e4: empty");
     harness.get_by_label("sensor e2: occupied");
     harness.get_by_label_contains("simulated board");
+    harness.get_by_label("Moves: none yet");
+    // A move half made is said as it stands, then the move list reads as text.
+    click(&mut harness, "sensor e2: occupied");
+    wait_for(&mut harness, "Move in progress: e2 lifted");
+    click(&mut harness, "sensor e4: empty");
+    wait_for(&mut harness, "Moves: 1. e4");
+    click(&mut harness, "sensor e7: occupied");
+    click(&mut harness, "sensor e5: empty");
+    wait_for(&mut harness, "Moves: 1. e4 e5");
+    harness.get_by_label("e5: black pawn");
 }
 
 #[test]
@@ -945,4 +955,30 @@ fn the_position_shown_is_exported_as_a_png_as_drawn() {
     assert!(body(4, 4), "a white pawn on e4");
     assert!(!body(4, 2), "nothing on e2");
     assert!(body(4, 1), "the white king on e1");
+}
+
+#[test]
+fn the_voice_menu_turns_speech_on_and_chooses_what_is_said() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(None, dir.path());
+    wait_for(&mut harness, "new game");
+    open_menu(&mut harness, "Voice");
+    harness.get_by_label("Speak").click();
+    harness.run_steps(3);
+    assert!(harness.state().settings().voice.enabled);
+    assert!(harness.state().session().voice_settings().enabled);
+    // Without speech on this system the menu says so; with it, nothing is in the way.
+    let problem = harness.state().session().voice_problem().map(str::to_owned);
+    assert_eq!(
+        harness.query_by_label_contains("No speech on this system").is_some(),
+        problem.is_some()
+    );
+    if harness.query_by_label("My moves").is_none() {
+        open_menu(&mut harness, "Voice");
+    }
+    harness.get_by_label("My moves").click();
+    harness.run_steps(3);
+    let voice = &harness.state().settings().voice;
+    assert!(!voice.my_moves && voice.opponent_moves && voice.warnings);
+    assert_eq!(harness.state().session().voice_settings(), voice);
 }

@@ -211,6 +211,27 @@ fn a_correction_dragged_on_the_board() {
 }
 
 #[test]
+fn the_board_lights_on_the_sensor_grid() {
+    // The simulated Centaur is told to light the move the engine awaits (here set by hand,
+    // not by an engine, so that the picture is the same every time); its LEDs ring the
+    // grid's squares.
+    render("board-lights", None, |harness| {
+        common::app::play_e4(harness);
+        let position = harness.state().session().snapshot().position.clone();
+        let reply = "c7c5"
+            .parse::<shakmaty::uci::UciMove>()
+            .expect("UCI")
+            .to_move(&position)
+            .expect("legal");
+        harness.state_mut().push_command(boardsight::app::AppCommand::Board(
+            boardsight::connection::Command::Expect(Some(reply)),
+        ));
+        common::app::wait_for(harness, "sensor c7: occupied, the engine's move, its light is on");
+        common::app::wait_for(harness, "sensor c5: empty, the engine's move, its light is on");
+    });
+}
+
+#[test]
 fn a_game_against_the_engine() {
     // Stockfish's choice at a Skill Level varies from run to run: this writes the README's
     // picture but compares no snapshot (the app's engine tests check the behaviour).

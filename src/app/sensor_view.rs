@@ -172,6 +172,13 @@ pub fn legend(ui: &mut egui::Ui, classic: bool) {
             ui.label(egui::RichText::new(text).small());
         });
     }
+    ui.horizontal(|ui| {
+        let (rect, _) = ui.allocate_exact_size(Vec2::splat(16.0), Sense::hover());
+        ui.painter()
+            .rect_filled(rect, 0.0, DARK.gamma_multiply(0.55));
+        light(ui.painter(), rect);
+        ui.label(egui::RichText::new("the board's light on").small());
+    });
 }
 
 /// A board's light, on: a bright ring round the square's middle, clear of the piece's disc.

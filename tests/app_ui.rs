@@ -970,7 +970,9 @@ fn the_voice_menu_turns_speech_on_and_chooses_what_is_said() {
     // Without speech on this system the menu says so; with it, nothing is in the way.
     let problem = harness.state().session().voice_problem().map(str::to_owned);
     assert_eq!(
-        harness.query_by_label_contains("No speech on this system").is_some(),
+        harness
+            .query_by_label_contains("No speech on this system")
+            .is_some(),
         problem.is_some()
     );
     if harness.query_by_label("My moves").is_none() {

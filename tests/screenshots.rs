@@ -223,11 +223,23 @@ fn the_board_lights_on_the_sensor_grid() {
             .expect("UCI")
             .to_move(&position)
             .expect("legal");
-        harness.state_mut().push_command(boardsight::app::AppCommand::Board(
-            boardsight::connection::Command::Expect(Some(reply)),
-        ));
-        common::app::wait_for(harness, "sensor c7: occupied, the engine's move, its light is on");
-        common::app::wait_for(harness, "sensor c5: empty, the engine's move, its light is on");
+        harness
+            .state_mut()
+            .push_command(boardsight::app::AppCommand::Board(
+                boardsight::connection::Command::Expect(Some(reply)),
+            ));
+        common::app::wait_for(
+            harness,
+            "sensor c7: occupied, the engine's move, its light is on",
+        );
+        common::app::wait_for(
+            harness,
+            "sensor c5: empty, the engine's move, its light is on",
+        );
+        // The squares' flashes of the set-up and the move fade first: the same picture
+        // every time.
+        std::thread::sleep(boardsight::session::FLASH + std::time::Duration::from_millis(300));
+        harness.run_steps(3);
     });
 }
 

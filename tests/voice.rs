@@ -204,7 +204,13 @@ fn wav_lengths(dir: &Path) -> Vec<f64> {
         .expect("the folder")
         .map(|entry| entry.expect("an entry").path())
         .collect();
-    files.sort();
+    // say-1.wav, say-2.wav, … say-10.wav: in the order said.
+    let number = |path: &std::path::PathBuf| {
+        path.file_stem()
+            .and_then(|stem| stem.to_str()?.strip_prefix("say-")?.parse::<u32>().ok())
+            .unwrap_or(u32::MAX)
+    };
+    files.sort_by_key(number);
     files
         .iter()
         .map(|path| {
@@ -303,6 +309,83 @@ fn espeak_ng_renders_each_announcement_once_to_a_wav_file_of_a_sane_length() {
         assert!(
             seconds > 0.2 && seconds < 1.5 + 3.0 * count,
             "'{words}' lasts {seconds:.2} s"
+        );
+    }
+}
+
+#[test]
+fn espeak_ng_renders_the_words_of_every_kind_of_announcement() {
+    use boardsight::clock::FlagResult;
+    use boardsight::voice::words;
+    use boardsight::voice::{Announcement, Speaker, Topic};
+    use shakmaty::Chess;
+    use shakmaty::san::SanPlus;
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let Some(voice) = espeak_or_skip(SystemVoice::to_wav_files(dir.path().to_path_buf())) else {
+        return;
+    };
+    let start = Chess::default();
+    let nf3 = "g1f3"
+        .parse::<UciMove>()
+        .expect("UCI")
+        .to_move(&start)
+        .expect("legal");
+    let san = SanPlus::from_move(start.clone(), nf3);
+    let mated: Chess = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+        .parse::<shakmaty::fen::Fen>()
+        .expect("FEN")
+        .into_position(shakmaty::CastlingMode::Standard)
+        .expect("a position");
+    let kinds = [
+        (
+            "move",
+            words::sentence(&words::spoken_move(&san, nf3)) + ".",
+        ),
+        ("revision", words::revised(&san, nf3)),
+        (
+            "takeback",
+            words::taken_back(Some(words::spoken_move(&san, nf3))),
+        ),
+        ("engine move", words::engine_move("Stockfish", &start, nf3)),
+        ("wrong move", words::wrong_move("Stockfish", &start, nf3)),
+        (
+            "illegal board",
+            words::illegal_parts(
+                shakmaty::Bitboard::from_square(Square::E2),
+                shakmaty::Bitboard::from_square(Square::E4),
+                &start,
+            )
+            .join(". ")
+                + ".",
+        ),
+        (
+            "sensor fault",
+            boardsight::recognizer::event::dead_sensor_words(Square::C3, true) + ".",
+        ),
+        ("last seconds", words::last_seconds(Color::White)),
+        ("flag", words::flag(Color::White, FlagResult::Lost)),
+        ("end", words::game_end(&mated).expect("mate")),
+    ];
+    let speaker = Speaker::start(Box::new(voice)).expect("a speaker");
+    for (n, (_, words)) in kinds.iter().enumerate() {
+        speaker.say(Announcement::new(Topic::Move, words.clone()));
+        // One at a time: none is replaced before it is rendered.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while std::fs::read_dir(dir.path()).map_or(0, Iterator::count) <= n {
+            assert!(Instant::now() < deadline, "nothing rendered for {words}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    std::thread::sleep(Duration::from_millis(1_000));
+    let lengths = wav_lengths(dir.path());
+    assert_eq!(lengths.len(), kinds.len());
+    for ((kind, words), seconds) in kinds.iter().zip(&lengths) {
+        println!("{kind:14} {seconds:5.2} s  {words}");
+        let count = words.split_whitespace().count() as f64;
+        assert!(
+            *seconds > 0.2 && *seconds < 1.5 + 3.0 * count,
+            "{kind}: '{words}' lasts {seconds:.2} s"
         );
     }
 }

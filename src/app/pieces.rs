@@ -143,23 +143,8 @@ fn render(tree: &usvg::Tree, size: u32) -> Option<ColorImage> {
     ))
 }
 
-/// "white pawn", for labels a screen reader reads.
-pub fn piece_name(piece: Piece) -> String {
-    let color = if piece.color == Color::White {
-        "white"
-    } else {
-        "black"
-    };
-    let role = match piece.role {
-        Role::Pawn => "pawn",
-        Role::Knight => "knight",
-        Role::Bishop => "bishop",
-        Role::Rook => "rook",
-        Role::Queen => "queen",
-        Role::King => "king",
-    };
-    format!("{color} {role}")
-}
+/// "white pawn", for labels a screen reader reads (the words speech says).
+pub use crate::voice::words::piece_name;
 
 #[cfg(test)]
 mod tests {

@@ -142,6 +142,67 @@ mod tests {
     }
 
     #[test]
+    fn what_to_put_right_comes_first_then_the_engines_move_the_confirmation_the_hint() {
+        let mut snapshot = Snapshot::of(&crate::recognizer::Recognizer::default(), 0);
+        let now = Instant::now();
+        let mv = |from, to| Move::Normal {
+            role: shakmaty::Role::Knight,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        };
+        let hint = mv(Square::G1, Square::F3);
+        let mut lights = BoardLights::default();
+        assert_eq!(lights.wanted(&snapshot, None, None, now), Bitboard::EMPTY);
+        assert_eq!(
+            lights.wanted(&snapshot, None, Some(hint), now),
+            move_squares(hint)
+        );
+        let made = mv(Square::B1, Square::C3);
+        lights.on_events(
+            &[Event {
+                t: 0,
+                kind: EventKind::Move {
+                    ply: 1,
+                    mv: made,
+                    san: shakmaty::san::SanPlus::from_move(shakmaty::Chess::default(), made),
+                },
+            }],
+            now,
+        );
+        assert_eq!(
+            lights.wanted(&snapshot, None, Some(hint), now),
+            move_squares(made)
+        );
+        assert_eq!(lights.due_in(now), Some(CONFIRM_FOR));
+        let later = now + CONFIRM_FOR;
+        assert_eq!(
+            lights.wanted(&snapshot, None, Some(hint), later),
+            move_squares(hint)
+        );
+        let reply = mv(Square::G8, Square::F6);
+        snapshot.expected_move = Some(reply);
+        assert_eq!(
+            lights.wanted(&snapshot, None, Some(hint), now),
+            move_squares(reply)
+        );
+        let illegal = BoardStatus::Illegal {
+            put_back: Bitboard::from_square(Square::D2),
+            remove: Bitboard::from_square(Square::D5),
+        };
+        assert_eq!(
+            lights.wanted(&snapshot, Some(&illegal), Some(hint), now),
+            Bitboard::from_square(Square::D2) | Square::D5
+        );
+        // The recognised move beeped once.
+        assert_eq!(
+            lights.signals(Bitboard::EMPTY),
+            [Signal::Beep(Beep::Confirm), Signal::Lights(Bitboard::EMPTY)]
+        );
+    }
+
+    #[test]
     fn lights_are_told_only_when_they_change() {
         let mut lights = BoardLights::default();
         let e4 = Bitboard::from_square(Square::E4);

@@ -18,6 +18,15 @@ pub fn role_name(role: Role) -> &'static str {
     }
 }
 
+/// "white pawn".
+pub fn piece_name(piece: shakmaty::Piece) -> String {
+    format!(
+        "{} {}",
+        piece.color.fold_wb("white", "black"),
+        role_name(piece.role)
+    )
+}
+
 /// "White", "Black".
 pub fn side_name(color: Color) -> &'static str {
     color.fold_wb("White", "Black")
@@ -200,12 +209,9 @@ pub fn illegal_parts(
         .map(|(piece, squares)| {
             let plural = squares.len() > 1;
             let what = match piece {
-                Some(piece) => format!(
-                    "the {} {}{}",
-                    piece.color.fold_wb("white", "black"),
-                    role_name(piece.role),
-                    if plural { "s" } else { "" }
-                ),
+                Some(piece) => {
+                    format!("the {}{}", piece_name(piece), if plural { "s" } else { "" })
+                }
                 None if plural => "pieces".to_owned(),
                 None => "a piece".to_owned(),
             };
@@ -279,13 +285,16 @@ mod tests {
             .expect("a position")
     }
 
+    fn legal(position: &Chess, uci: &str) -> Move {
+        uci.parse::<UciMove>()
+            .expect("UCI")
+            .to_move(position)
+            .expect("legal")
+    }
+
     fn said(fen: &str, uci: &str) -> String {
         let position = position(fen);
-        let mv = uci
-            .parse::<UciMove>()
-            .expect("UCI")
-            .to_move(&position)
-            .expect("legal");
+        let mv = legal(&position, uci);
         spoken_move(&SanPlus::from_move(position, mv), mv)
     }
 
@@ -326,30 +335,18 @@ mod tests {
             engine_move("Stockfish", &p, castle),
             "Stockfish castles kingside. Move the king from e1 to g1 and the rook from h1 to f1."
         );
-        let take = "c4f7"
-            .parse::<UciMove>()
-            .expect("uci")
-            .to_move(&p)
-            .expect("legal");
+        let take = legal(&p, "c4f7");
         assert_eq!(
             engine_move("Stockfish", &p, take),
             "Stockfish plays bishop takes f7, check. Take the pawn off f7, and move the bishop from c4 to f7."
         );
-        let quiet = "b1c3"
-            .parse::<UciMove>()
-            .expect("uci")
-            .to_move(&p)
-            .expect("legal");
+        let quiet = legal(&p, "b1c3");
         assert_eq!(
             engine_move("Stockfish", &p, quiet),
             "Stockfish plays knight to c3. Move the knight from b1 to c3."
         );
         let promotion = position("8/1P6/8/8/8/8/k7/4K3 w - - 0 1");
-        let queen = "b7b8q"
-            .parse::<UciMove>()
-            .expect("uci")
-            .to_move(&promotion)
-            .expect("legal");
+        let queen = legal(&promotion, "b7b8q");
         assert_eq!(
             engine_move("Maia", &promotion, queen),
             "Maia plays pawn to b8. Move the pawn from b7 to b8, and make it a queen."

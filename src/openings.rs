@@ -59,6 +59,12 @@ fn key(position: &Chess) -> Zobrist64 {
     position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal)
 }
 
+/// Builds the book now (it is otherwise built on first use: some 0.1 s, more in a debug
+/// build), for a caller that would rather not wait at its first move.
+pub fn prepare() {
+    LazyLock::force(&BOOK);
+}
+
 fn build_book() -> HashMap<Zobrist64, Opening> {
     let mut book = HashMap::with_capacity(4096);
     for line in DATA.into_iter().flat_map(str::lines) {

@@ -207,10 +207,9 @@ impl BoardsightApp {
             }
             AppCommand::Hint => session.ask_hint(&self.settings.engine_path),
             AppCommand::Analyse(lines) => session.set_analysis(&self.settings.engine_path, lines),
-            AppCommand::ReviewGame => session.review_game(
-                &self.settings.engine_path,
-                crate::engine::SearchLimit::Depth(self.settings.review_depth.max(1)),
-            ),
+            AppCommand::ReviewGame => {
+                session.review_game(&self.settings.engine_path, self.settings.review_limit())
+            }
             AppCommand::CloseReview => session.close_review(),
             AppCommand::ExportPng(path) => {
                 let viewed = self.screen.viewed_ply;

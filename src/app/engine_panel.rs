@@ -5,7 +5,7 @@ use eframe::egui;
 use egui::RichText;
 
 use super::command::AppCommand;
-use super::settings::Settings;
+use super::settings::{ReviewBy, Settings};
 use crate::clock::TimeControl;
 use crate::session::Session;
 
@@ -108,6 +108,45 @@ fn clock_settings(
 const MIN_REVIEW_DEPTH: u8 = 6;
 const MAX_REVIEW_DEPTH: u8 = 30;
 
+/// What each position of a review is searched to: a depth, a node count or a time.
+fn review_limit(ui: &mut egui::Ui, settings: &mut Settings) {
+    let value = match settings.review_by {
+        ReviewBy::Depth => ui.add(
+            egui::DragValue::new(&mut settings.review_depth)
+                .range(MIN_REVIEW_DEPTH..=MAX_REVIEW_DEPTH)
+                .prefix("depth "),
+        ),
+        ReviewBy::Nodes => ui.add(
+            egui::DragValue::new(&mut settings.review_nodes)
+                .range(10_000..=100_000_000)
+                .speed(10_000.0)
+                .suffix(" nodes"),
+        ),
+        ReviewBy::Time => ui.add(
+            egui::DragValue::new(&mut settings.review_ms)
+                .range(100..=60_000)
+                .speed(50.0)
+                .suffix(" ms"),
+        ),
+    };
+    value.on_hover_text("How long the engine searches each position: longer is surer and slower");
+    let chosen = match settings.review_by {
+        ReviewBy::Depth => "by depth",
+        ReviewBy::Nodes => "by nodes",
+        ReviewBy::Time => "by time",
+    };
+    let combo = egui::ComboBox::from_id_salt("review by")
+        .selected_text(chosen)
+        .show_ui(ui, |ui| {
+            ui.selectable_value(&mut settings.review_by, ReviewBy::Depth, "by depth");
+            ui.selectable_value(&mut settings.review_by, ReviewBy::Nodes, "by nodes");
+            ui.selectable_value(&mut settings.review_by, ReviewBy::Time, "by time");
+        });
+    combo.response.widget_info(|| {
+        egui::WidgetInfo::labeled(egui::WidgetType::ComboBox, true, format!("Review {chosen}"))
+    });
+}
+
 fn advice(
     ui: &mut egui::Ui,
     session: &Session,
@@ -150,12 +189,7 @@ fn advice(
         {
             out.push(AppCommand::ReviewGame);
         }
-        ui.add(
-            egui::DragValue::new(&mut settings.review_depth)
-                .range(MIN_REVIEW_DEPTH..=MAX_REVIEW_DEPTH)
-                .prefix("depth "),
-        )
-        .on_hover_text("How deep the engine searches each position: deeper is surer and slower");
+        review_limit(ui, settings);
     });
     if let Some(note) = session.adviser_note() {
         ui.label(RichText::new(note).small().weak());

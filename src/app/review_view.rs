@@ -136,7 +136,7 @@ pub fn graph(
     }
 }
 
-/// At a marked move: what it was, and the engine's better move.
+/// At a marked move: what it was, and the engine's better move with its line.
 fn better_move(ui: &mut egui::Ui, review: &GameUnderReview, ply: usize) {
     let reviewed: &GameReview = review.review();
     let Some(judgement) = ply
@@ -167,11 +167,11 @@ fn better_move(ui: &mut egui::Ui, review: &GameUnderReview, ply: usize) {
         ))
         .color(colour(judgement)),
     );
-    if let Some(&better) = reviewed.best_line(ply - 1).and_then(|line| line.first()) {
+    // The engine's whole line from there, its first move the better one.
+    if let Some(line) = reviewed.best_line(ply - 1).filter(|line| !line.is_empty()) {
         ui.label(format!(
-            "Better: {} {}",
-            number(before),
-            San::from_move(before, better)
+            "Better: {}",
+            super::analysis_view::line_text(before, line)
         ));
     }
 }

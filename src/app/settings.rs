@@ -42,6 +42,12 @@ pub struct Settings {
     pub analysis_lines: u8,
     /// The depth a game is reviewed at.
     pub review_depth: u8,
+    /// What a review's search of each position is limited by.
+    pub review_by: ReviewBy,
+    /// The nodes a review searches each position for, when limited by nodes.
+    pub review_nodes: u64,
+    /// The milliseconds a review searches each position for, when limited by time.
+    pub review_ms: u64,
     /// Whether the board is shared with other programs as a DGT board.
     pub share_as_dgt: bool,
     /// The file kept holding the session's games, for broadcasts.
@@ -67,6 +73,32 @@ pub struct Settings {
     pub known_boards: Vec<KnownBoard>,
     /// What is said aloud, and how.
     pub voice: crate::voice::VoiceSettings,
+}
+
+/// What limits a review's search of each position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReviewBy {
+    /// A depth: the same judgement on every machine.
+    #[default]
+    Depth,
+    /// A node count: the same moves every time, whatever the machine's speed.
+    Nodes,
+    /// A time per position: the whole review's length known in advance.
+    Time,
+}
+
+impl Settings {
+    /// The review's search limit, as chosen.
+    pub fn review_limit(&self) -> crate::engine::SearchLimit {
+        use crate::engine::SearchLimit;
+        match self.review_by {
+            ReviewBy::Depth => SearchLimit::Depth(self.review_depth.max(1)),
+            ReviewBy::Nodes => SearchLimit::Nodes(self.review_nodes.max(1)),
+            ReviewBy::Time => {
+                SearchLimit::MoveTime(std::time::Duration::from_millis(self.review_ms.max(10)))
+            }
+        }
+    }
 }
 
 /// The side panel's sections, open or collapsed.
@@ -107,6 +139,9 @@ impl Default for Settings {
             clock_on: false,
             analysis_lines: 2,
             review_depth: 12,
+            review_by: ReviewBy::Depth,
+            review_nodes: 1_000_000,
+            review_ms: 1_000,
             share_as_dgt: false,
             live_pgn: String::new(),
             live_pgn_on: false,
@@ -179,6 +214,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_review_is_limited_by_the_depth_the_nodes_or_the_time_chosen() {
+        use crate::engine::SearchLimit;
+        let mut settings = Settings::default();
+        assert_eq!(settings.review_limit(), SearchLimit::Depth(12));
+        settings.review_by = ReviewBy::Nodes;
+        assert_eq!(settings.review_limit(), SearchLimit::Nodes(1_000_000));
+        settings.review_by = ReviewBy::Time;
+        settings.review_ms = 2_500;
+        assert_eq!(
+            settings.review_limit(),
+            SearchLimit::MoveTime(std::time::Duration::from_millis(2_500))
+        );
+    }
+
+    #[test]
     fn settings_round_trip_and_old_files_still_load() {
         let settings = Settings {
             port: "/dev/ttyUSB0".into(),
@@ -197,6 +247,9 @@ mod tests {
             clock_on: true,
             analysis_lines: 3,
             review_depth: 18,
+            review_by: ReviewBy::Time,
+            review_nodes: 250_000,
+            review_ms: 2_500,
             share_as_dgt: true,
             live_pgn: "/srv/club/live.pgn".into(),
             live_pgn_on: true,

@@ -41,7 +41,7 @@ pub use simulated::{SIMULATED_PROTOCOL, SimulatedBoard};
 pub use source::{Live, Source};
 pub use timeline::Timeline;
 
-use crate::background::Wake;
+use crate::background::{Wake, WorkerThread};
 use crate::clock::{GameClocks, TimeControl};
 use crate::connection::{Change, Command, ConnectionStatus, Update, connect};
 use crate::dgt_serve::VirtualDgtBoard;
@@ -109,6 +109,10 @@ pub struct Session {
 impl Session {
     /// A session with no source yet; it offers back what earlier runs left unsaved.
     pub fn new(autosave: Option<Autosave>, wake: Wake) -> Self {
+        // The first move of the first game is not to wait for the opening book.
+        if let Ok(thread) = WorkerThread::spawn("opening book", crate::openings::prepare) {
+            thread.detach();
+        }
         let (autosave, notice) = Autosaving::new(autosave);
         let snapshot = Snapshot::of(&Recognizer::default(), 0);
         Self {

@@ -143,7 +143,7 @@ fn review_limit(ui: &mut egui::Ui, settings: &mut Settings) {
             ui.selectable_value(&mut settings.review_by, ReviewBy::Time, "by time");
         });
     combo.response.widget_info(|| {
-        egui::WidgetInfo::labeled(egui::WidgetType::ComboBox, true, format!("Review {chosen}"))
+        egui::WidgetInfo::labeled(egui::Role::ComboBox, true, format!("Review {chosen}"))
     });
 }
 

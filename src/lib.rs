@@ -52,6 +52,8 @@ pub mod dgt_serve;
 pub mod engine;
 #[doc(hidden)]
 pub mod files;
+#[doc(hidden)]
+pub mod online;
 #[cfg(feature = "app")]
 #[doc(hidden)]
 pub mod picture;

@@ -26,6 +26,8 @@ struct Cli {
     open: Option<PathBuf>,
 }
 
+// Parsed once at start: the size of `listen`'s many options costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Feed a sensor log through the recognizer and print the games as PGN.
@@ -190,6 +192,27 @@ enum Command {
         /// Write each announcement to DIR/say-N.wav with espeak-ng instead of speaking.
         #[arg(long, value_name = "DIR", requires = "speak")]
         speak_to: Option<PathBuf>,
+        /// Play a lichess game from the board: ai:LEVEL (1 to 8), seek, or
+        /// challenge:NAME. The token (scope board:play) is read from LICHESS_TOKEN.
+        #[arg(long, value_name = "OPPONENT")]
+        lichess: Option<boardsight::online::Opponent>,
+        /// The online game's clock, minutes + seconds per move.
+        #[arg(
+            long,
+            value_name = "MIN+INC",
+            default_value = "10+5",
+            requires = "lichess"
+        )]
+        tc: TimeControl,
+        /// Ask for a rated game.
+        #[arg(long, requires = "lichess")]
+        rated: bool,
+        /// Where lichess is (for tests: a stand-in's address).
+        #[arg(long, value_name = "URL", default_value = boardsight::online::LICHESS_URL, hide = true)]
+        lichess_url: String,
+        /// The wait after lichess answers 429, in seconds (it asks for a minute).
+        #[arg(long, value_name = "SECS", default_value_t = 60, hide = true)]
+        lichess_pause: u64,
     },
 }
 
@@ -322,7 +345,21 @@ fn main() -> ExitCode {
             voice,
             words_per_minute,
             speak_to,
+            lichess,
+            tc,
+            rated,
+            lichess_url,
+            lichess_pause,
         }) => cli::listen::run(cli::listen::Options {
+            online: lichess.map(|opponent| cli::listen::Online {
+                request: boardsight::online::Request {
+                    opponent,
+                    clock: tc,
+                    rated,
+                },
+                url: lichess_url,
+                pause: std::time::Duration::from_secs(lichess_pause),
+            }),
             speech: speak.then(|| cli::listen::Speech {
                 settings: boardsight::voice::VoiceSettings {
                     voice: voice.unwrap_or_default(),

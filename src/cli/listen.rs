@@ -44,7 +44,19 @@ pub struct Options<'a> {
     pub live_pgn: Option<&'a Path>,
     /// Say the session aloud.
     pub speech: Option<Speech>,
+    /// Play a lichess game from the board.
+    pub online: Option<Online>,
 }
+
+/// `listen --lichess`: the game to ask for, where, and the wait after a 429.
+pub struct Online {
+    pub request: crate::online::Request,
+    pub url: String,
+    pub pause: Duration,
+}
+
+/// The environment variable the lichess token is read from.
+pub const TOKEN_VARIABLE: &str = "LICHESS_TOKEN";
 
 /// How `listen --speak` speaks.
 pub struct Speech {
@@ -85,6 +97,18 @@ pub fn run(options: Options<'_>) -> ExitCode {
         Ok(live) => live,
         Err(e) => return usage_error(&format!("--live-pgn: {e}")),
     };
+    let token = match &options.online {
+        Some(_) => match std::env::var(TOKEN_VARIABLE) {
+            Ok(token) if !token.trim().is_empty() => Some(token.trim().to_owned()),
+            _ => {
+                return usage_error(&format!(
+                    "--lichess needs a token: create one at lichess.org/account/oauth/token \
+                     with the board:play scope and set {TOKEN_VARIABLE}"
+                ));
+            }
+        },
+        None => None,
+    };
     let stop = Arc::new(AtomicBool::new(false));
     let stopper = stop.clone();
     if let Err(e) = ctrlc::set_handler(move || stopper.store(true, Ordering::Relaxed)) {
@@ -105,6 +129,9 @@ pub fn run(options: Options<'_>) -> ExitCode {
     }
     session.share_dgt_board(virtual_board);
     session.keep_live_pgn(live);
+    if let (Some(online), Some(token)) = (options.online, &token) {
+        session.play_online(&online.url, token, online.request, online.pause);
+    }
     if let Some(speech) = options.speech {
         if let Some(dir) = speech.to_wav_files {
             match SystemVoice::to_wav_files(dir) {

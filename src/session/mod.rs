@@ -12,6 +12,7 @@ mod engine;
 mod game_view;
 mod illegal;
 mod lights;
+mod online;
 mod record;
 mod recording_summary;
 mod review;
@@ -99,6 +100,7 @@ pub struct Session {
     /// The timeline reading the snapshot shows.
     timeline_index: Option<usize>,
     voice: Announcer,
+    online: online::OnlineSeat,
     lights: BoardLights,
     illegal: IllegalWatch,
     /// The side the player sits at, when no engine plays.
@@ -133,6 +135,7 @@ impl Session {
             autosave,
             timeline_index: None,
             voice: Announcer::default(),
+            online: online::OnlineSeat::default(),
             lights: BoardLights::default(),
             illegal: IllegalWatch::default(),
             player: Color::White,
@@ -281,6 +284,7 @@ impl Session {
             board.hear_signals();
         }
         self.hear_engine(now);
+        self.hear_online();
         if let Some(notice) = self.advice.hear() {
             self.notice = Some(notice);
         }
@@ -343,6 +347,7 @@ impl Session {
                 }
                 let clock = self.clocks.engine_clock(now);
                 self.seat.on_snapshot(&self.snapshot, clock);
+                self.online.on_snapshot(&self.snapshot);
             }
             Update::Status(status) => {
                 self.tell(News::Status(status.clone()));
@@ -504,6 +509,9 @@ impl Session {
     /// The clocks as shown at `now`: the times the program following the shared board set,
     /// while it drives the board's clock; else the current game's, if it has a clock.
     pub fn clock_face(&self, now: Instant) -> Option<ClockFace> {
+        if let Some(face) = self.online.clock_face(now) {
+            return Some(face);
+        }
         if let Some(clock) = self.dgt.host().clock_at(now) {
             return Some(ClockFace {
                 white_ms: clock.white_ms,
@@ -532,6 +540,52 @@ impl Session {
                 .show_clock(self.clocks.dgt_clock(&self.snapshot.position, now));
         }
         clock::next_tick(self.clock_face(now)?)
+    }
+
+    // ----- playing online -----
+
+    /// Plays `request` on lichess at `base` with `token` from the board; `pause` is the wait
+    /// after lichess answers 429 (a minute, as it asks; shorter only in tests).
+    pub fn play_online(
+        &mut self,
+        base: &str,
+        token: &str,
+        request: crate::online::Request,
+        pause: Duration,
+    ) {
+        let wake = self.wake.clone();
+        if let Err(e) = self.online.start(base, token, request, wake, pause) {
+            self.notice = Some(format!("lichess: {e}"));
+        }
+    }
+
+    /// Resign, offer a draw, … in the online game.
+    pub fn online_order(&self, order: crate::online::Order) {
+        self.online.order(order);
+    }
+
+    /// Whether an online game is on.
+    pub fn is_online(&self) -> bool {
+        self.online.is_on()
+    }
+
+    /// What the server said: the opponent's move is awaited on the board (and said, as the
+    /// engine's is); its lines are told.
+    fn hear_online(&mut self) {
+        let heard = self.online.hear(&self.snapshot);
+        // Moves made before the game began (or while a stream was down) go now.
+        self.online.on_snapshot(&self.snapshot);
+        if let Some((mv, name)) = heard.expect {
+            self.send(Command::Expect(Some(mv)));
+            self.voice
+                .on_engine_move(&name, &self.snapshot.position, mv);
+        }
+        for line in heard.lines {
+            self.tell(News::Said(line));
+        }
+        if let Some(notice) = heard.notice {
+            self.notice = Some(notice);
+        }
     }
 
     // ----- voice and lights -----
@@ -591,7 +645,9 @@ impl Session {
     /// The PGN of `games`: the engine named on its side, each game's clock as
     /// `TimeControl` and `[%clk]` comments.
     pub fn pgn_of(&self, games: &[GameRecord]) -> String {
-        session_pgn(games, &self.clocks.annotate(games, &self.seat.tags()))
+        let mut tags = self.seat.tags();
+        self.online.tags(&mut tags);
+        session_pgn(games, &self.clocks.annotate(games, &tags))
     }
 
     /// The session's games in PGN (the current game, if none has begun), and their plies.

@@ -1,0 +1,76 @@
+//! Playing online from the board, through lichess's Board API: `lichess.rs` makes the
+//! requests (one at a time, a full minute's wait after a 429) and reads its ndjson streams
+//! line by line; `game.rs` runs one game on threads of its own (the requests, the event
+//! stream, the game's stream, reconnecting without losing or repeating a move) and tells
+//! its owner what happens.
+
+pub mod game;
+pub mod lichess;
+
+pub use game::{OnlineGame, OnlineNews, Order};
+pub use lichess::{GameState, Lichess, LichessError};
+
+/// Whom to play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// lichess's AI at this level, 1 to 8.
+    Ai(u8),
+    /// Whoever takes a seek (the Board API seeks rapid, classical or correspondence games).
+    Seek,
+    /// A named player, challenged.
+    Player(String),
+}
+
+impl std::str::FromStr for Opponent {
+    type Err = String;
+
+    /// `ai:3`, `seek`, `challenge:NAME`.
+    fn from_str(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        if text == "seek" {
+            return Ok(Self::Seek);
+        }
+        if let Some(level) = text.strip_prefix("ai:") {
+            return match level.parse::<u8>() {
+                Ok(level) if (1..=8).contains(&level) => Ok(Self::Ai(level)),
+                _ => Err(format!("'{text}': the AI's level is 1 to 8 (ai:3)")),
+            };
+        }
+        if let Some(name) = text.strip_prefix("challenge:").filter(|n| !n.is_empty()) {
+            return Ok(Self::Player(name.to_owned()));
+        }
+        Err(format!(
+            "'{text}' is no opponent: give ai:LEVEL (1 to 8), seek or challenge:NAME"
+        ))
+    }
+}
+
+/// A game to ask lichess for.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub opponent: Opponent,
+    /// The clock: minutes and seconds per move.
+    pub clock: crate::clock::TimeControl,
+    pub rated: bool,
+}
+
+/// Where lichess is, unless told otherwise.
+pub const LICHESS_URL: &str = "https://lichess.org";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opponents_read_as_the_command_line_gives_them() {
+        assert_eq!("ai:3".parse(), Ok(Opponent::Ai(3)));
+        assert_eq!("seek".parse(), Ok(Opponent::Seek));
+        assert_eq!(
+            "challenge:Maia1".parse(),
+            Ok(Opponent::Player("Maia1".into()))
+        );
+        assert!("ai:9".parse::<Opponent>().is_err());
+        assert!("challenge:".parse::<Opponent>().is_err());
+        assert!("bullet".parse::<Opponent>().is_err());
+    }
+}

@@ -1,0 +1,319 @@
+//! A lichess game played from the board, against a stand-in server written from lichess's
+//! published API (tests/common/lichess.rs): the session follows a simulated board on a real
+//! pty while a hand makes the player's moves and the opponent's as the server sends them.
+//! The moves reach the server in order, the server's reach the board, the clocks are the
+//! server's, a 429 is waited out, a stream cut mid-game loses and repeats nothing.
+#![cfg(unix)]
+
+mod common;
+// The stand-in serves this test alone: kept out of `common`, which every test builds. Its
+// draw and takeback offers, chat and incoming challenges wait for those features' tests.
+#[allow(dead_code)]
+#[path = "common/lichess.rs"]
+mod lichess;
+
+use std::time::{Duration, Instant};
+
+use boardsight::clock::{Bonus, TimeControl};
+use boardsight::online::{Opponent, Order, Request};
+use boardsight::protocol::Protocol;
+use boardsight::recognizer::event::uci;
+use boardsight::session::{News, Session};
+use common::live::Bench;
+use lichess::{NO_SCOPE_TOKEN, Script, StandIn};
+use shakmaty::uci::UciMove;
+
+const TOKEN: &str = "lip_tester";
+
+fn ten_plus_five() -> TimeControl {
+    TimeControl {
+        base_ms: 600_000,
+        bonus_ms: 5_000,
+        bonus: Bonus::Increment,
+    }
+}
+
+fn ai(level: u8) -> Request {
+    Request {
+        opponent: Opponent::Ai(level),
+        clock: ten_plus_five(),
+        rated: false,
+    }
+}
+
+/// The lines the session said since the last call.
+fn lines(session: &mut Session, into: &mut Vec<String>) {
+    into.extend(
+        session
+            .take_news()
+            .into_iter()
+            .filter_map(|news| match news {
+                News::Said(line) => Some(line),
+                _ => None,
+            }),
+    );
+}
+
+fn until(
+    bench: &mut Bench,
+    said: &mut Vec<String>,
+    what: &str,
+    done: impl Fn(&Bench, &[String]) -> bool,
+) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        bench.run_for(Duration::from_millis(20));
+        lines(&mut bench.session, said);
+        if done(bench, said) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{what}: never. Said: {said:#?}");
+    }
+}
+
+#[test]
+fn a_game_against_lichess_ai_is_played_from_the_board_through_a_429_and_a_dropped_stream() {
+    let server = StandIn::start(
+        &[TOKEN],
+        Script {
+            opponent_moves: ["e7e5", "b8c6", "g8f6", "f8c5"].map(String::from).to_vec(),
+            reply_after: Duration::from_millis(200),
+            too_many_requests_on: Some("/api/account".into()),
+            cut_stream_after_moves: Some(3),
+            keep_alive: Duration::from_millis(300),
+            ..Script::default()
+        },
+    );
+    let mut bench = Bench::start(Protocol::Liboard);
+    bench.session.keep_news();
+    bench
+        .session
+        .play_online(&server.url, TOKEN, ai(3), Duration::from_millis(500));
+    let mut said = Vec::new();
+    until(&mut bench, &mut said, "the game starts", |_, said| {
+        said.iter().any(|l| l.starts_with("lichess game "))
+    });
+    assert!(
+        said.iter().any(|l| l.contains("too many requests")),
+        "the 429 is told: {said:?}"
+    );
+    let id = server.game().expect("a game").0;
+    assert!(said.contains(&format!("lichess game {id}")), "{said:?}");
+
+    for mine in ["e2e4", "g1f3", "f1c4", "b1c3"] {
+        let mv = mine
+            .parse::<UciMove>()
+            .expect("UCI")
+            .to_move(&bench.session.snapshot().position)
+            .expect("legal");
+        let sent = server.player_moves().len();
+        bench.play(mv);
+        let plies = bench.session.snapshot().game.moves.len();
+        until(
+            &mut bench,
+            &mut said,
+            "the move reaches the server",
+            |_, _| server.player_moves().len() > sent,
+        );
+        if plies == 7 {
+            break;
+        }
+        // The opponent's answer is awaited on the board, told once, and made by hand.
+        until(&mut bench, &mut said, "the opponent's move", |bench, _| {
+            bench.session.snapshot().expected_move.is_some()
+        });
+        let reply = bench.session.snapshot().expected_move.expect("a reply");
+        bench.play(reply);
+        until(
+            &mut bench,
+            &mut said,
+            "the reply is recorded",
+            |bench, _| bench.session.snapshot().game.moves.len() == plies + 1,
+        );
+    }
+    let board: Vec<String> = bench
+        .session
+        .snapshot()
+        .game
+        .moves
+        .iter()
+        .map(|&m| uci(m).to_string())
+        .collect();
+    assert_eq!(
+        board,
+        ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "b1c3"]
+    );
+    until(
+        &mut bench,
+        &mut said,
+        "the server has every move",
+        |_, _| server.game_moves() == board,
+    );
+    assert_eq!(server.player_moves(), ["e2e4", "g1f3", "f1c4", "b1c3"]);
+    // The stream was cut after the third move and opened again; nothing was told twice.
+    assert!(server.game_streams_opened() >= 2, "the stream was reopened");
+    // The event stream, one per token, was opened once; the account asked again after 429.
+    assert_eq!(server.event_streams_opened(), 1);
+    let accounts = server
+        .requests()
+        .iter()
+        .filter(|(_, path, _)| path == "/api/account")
+        .count();
+    assert_eq!(accounts, 2, "asked, refused with 429, asked again");
+    for reply in ["e7e5", "b8c6", "g8f6"] {
+        let told = said
+            .iter()
+            .filter(|l| *l == &format!("opponent {reply}"))
+            .count();
+        assert_eq!(told, 1, "opponent {reply}: {said:#?}");
+    }
+    // The clocks are the server's: ten minutes and some increments, one side's running.
+    until(&mut bench, &mut said, "a clock runs", |bench, _| {
+        bench
+            .session
+            .clock_face(Instant::now())
+            .is_some_and(|face| face.running.is_some())
+    });
+    let face = bench.session.clock_face(Instant::now()).expect("clocks");
+    for ms in [face.white_ms, face.black_ms] {
+        assert!(ms > 500_000 && ms <= 620_000, "{face:?}");
+    }
+    // Moves take far less than their 5 s increment here: the server's times have grown.
+    assert!(face.white_ms > 600_000, "{face:?}");
+
+    // Resigning ends the game; the PGN has its address.
+    bench.session.online_order(Order::Resign);
+    until(&mut bench, &mut said, "the result", |_, said| {
+        said.iter().any(|l| l.starts_with("lichess result: "))
+    });
+    assert!(
+        said.contains(&"lichess result: 0-1 (resign)".to_owned()),
+        "{said:?}"
+    );
+    let (pgn, _) = bench.session.pgn();
+    assert!(
+        pgn.contains(&format!("[Site \"{}/{id}\"]", server.url)),
+        "{pgn}"
+    );
+    assert!(pgn.contains("[Black \"Stockfish level 3\"]"), "{pgn}");
+}
+
+#[test]
+fn a_bad_token_and_a_token_without_the_scope_are_told_in_plain_words() {
+    let server = StandIn::start(&[TOKEN], Script::default());
+    for (token, words) in [
+        ("lip_wrong", "lichess refused the token"),
+        (NO_SCOPE_TOKEN, "lacks the board:play scope"),
+    ] {
+        let mut bench = Bench::start(Protocol::Liboard);
+        bench.session.keep_news();
+        bench
+            .session
+            .play_online(&server.url, token, ai(1), Duration::from_millis(100));
+        let mut said = Vec::new();
+        until(&mut bench, &mut said, words, |_, said| {
+            said.iter().any(|l| l.contains(words))
+        });
+        assert!(bench.session.notice().is_some_and(|n| n.contains(words)));
+    }
+}
+
+fn boardsight() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_boardsight"))
+}
+
+#[test]
+fn listen_without_a_token_says_where_to_make_one() {
+    let out = boardsight()
+        .args(["listen", "--port", "/dev/null", "--protocol", "liboard"])
+        .args(["--lichess", "ai:1"])
+        .env_remove("LICHESS_TOKEN")
+        .output()
+        .expect("listen runs");
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("LICHESS_TOKEN") && said.contains("board:play"),
+        "{said}"
+    );
+    let out = boardsight()
+        .args(["listen", "--port", "/dev/null", "--protocol", "liboard"])
+        .args(["--lichess", "ai:9"])
+        .output()
+        .expect("listen runs");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn listen_plays_a_lichess_game_from_a_simulated_board_and_writes_its_pgn() {
+    let server = StandIn::start(
+        &[TOKEN],
+        Script {
+            opponent_moves: ["e7e5", "b8c6", "g8f6"].map(String::from).to_vec(),
+            reply_after: Duration::from_millis(50),
+            keep_alive: Duration::from_millis(300),
+            ..Script::default()
+        },
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let games = dir.path().join("game.pgn");
+    std::fs::write(&games, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 *\n").expect("a PGN");
+    let link = dir.path().join("board");
+    let mut simulator = boardsight()
+        .args([
+            "simulate",
+            "--protocol",
+            "liboard",
+            "--speed",
+            "0.5",
+            "--pgn",
+        ])
+        .arg(&games)
+        .arg("--link")
+        .arg(&link)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("simulate starts");
+    common::wait_for_path(&link);
+    let pgn = dir.path().join("out.pgn");
+    let listen = boardsight()
+        .args([
+            "listen",
+            "--protocol",
+            "liboard",
+            "--idle-exit",
+            "4",
+            "--port",
+        ])
+        .arg(&link)
+        .arg("--pgn")
+        .arg(&pgn)
+        .args([
+            "--lichess",
+            "ai:2",
+            "--tc",
+            "10+5",
+            "--lichess-url",
+            &server.url,
+        ])
+        .env("LICHESS_TOKEN", TOKEN)
+        .output()
+        .expect("listen runs");
+    let _ = simulator.kill();
+    let _ = simulator.wait();
+    let printed = String::from_utf8_lossy(&listen.stdout);
+    assert_eq!(listen.status.code(), Some(0), "{printed}");
+    let (id, _) = server.game().expect("a game");
+    assert!(printed.contains(&format!("lichess game {id}")), "{printed}");
+    assert_eq!(server.player_moves(), ["e2e4", "g1f3", "f1c4"], "{printed}");
+    assert_eq!(
+        server.game_moves(),
+        ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]
+    );
+    let written = std::fs::read_to_string(&pgn).expect("the PGN");
+    assert!(
+        written.contains(&format!("[Site \"{}/{id}\"]", server.url)),
+        "{written}"
+    );
+    assert!(written.contains("3. Bc4 Nf6"), "{written}");
+}

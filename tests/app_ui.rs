@@ -2,6 +2,10 @@
 //! built-in simulated board on a real pseudo-terminal, and recorded sensor logs.
 
 mod common;
+// The lichess stand-in, for the Online section.
+#[allow(dead_code)]
+#[path = "common/lichess.rs"]
+mod lichess;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -983,4 +987,84 @@ fn the_voice_menu_turns_speech_on_and_chooses_what_is_said() {
     let voice = &harness.state().settings().voice;
     assert!(!voice.my_moves && voice.opponent_moves && voice.warnings);
     assert_eq!(harness.state().session().voice_settings(), voice);
+}
+
+#[test]
+fn the_online_section_plays_a_lichess_game_and_resigns_it() {
+    let server = lichess::StandIn::start(
+        &["lip_app"],
+        lichess::Script {
+            opponent_moves: vec!["e7e5".into()],
+            ..lichess::Script::default()
+        },
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = app(None, dir.path());
+    wait_for(&mut harness, "new game");
+    click(&mut harness, "Online section, click to open");
+    // Play needs a token: typed here (or LICHESS_TOKEN), kept only while the app runs.
+    if std::env::var_os("LICHESS_TOKEN").is_none() {
+        assert!(
+            harness
+                .get_by_label("Play on lichess")
+                .accesskit_node()
+                .is_disabled()
+        );
+        let field = harness
+            .get_all_by_label("Token")
+            .find(|node| node.accesskit_node().role() == egui::accesskit::Role::PasswordInput)
+            .expect("the token field");
+        field.click();
+        harness.step();
+        harness
+            .get_all_by_label("Token")
+            .find(|node| node.accesskit_node().role() == egui::accesskit::Role::PasswordInput)
+            .expect("the token field")
+            .type_text("lip_app");
+        harness.run_steps(2);
+        assert!(
+            !harness
+                .get_by_label("Play on lichess")
+                .accesskit_node()
+                .is_disabled()
+        );
+    }
+    // The button asks lichess.org itself: here the same game goes to the stand-in.
+    harness
+        .state_mut()
+        .push_command(boardsight::app::AppCommand::PlayOnline {
+            request: boardsight::online::Request {
+                opponent: boardsight::online::Opponent::Ai(3),
+                clock: "10+5".parse().expect("a clock"),
+                rated: false,
+            },
+            url: server.url.clone(),
+            token: "lip_app".into(),
+        });
+    // Once the game is on, its controls show, and how it stands.
+    wait_for(&mut harness, "Resign");
+    let status = harness.state().session().online_status().expect("a status");
+    assert!(
+        status.starts_with("Playing white against Stockfish level 3 · ")
+            && status.contains(&server.url),
+        "{status}"
+    );
+    play_e4(&mut harness);
+    wait_for(&mut harness, "Move the pawn e7 to e5 for the opponent");
+    assert_eq!(server.player_moves(), ["e2e4"]);
+    click(&mut harness, "Resign");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !harness
+        .state()
+        .session()
+        .online_status()
+        .is_some_and(|s| s.starts_with("Ended: 0-1 (resign)"))
+    {
+        assert!(std::time::Instant::now() < deadline, "the game never ended");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        harness.step();
+    }
+    // Over, the section offers a new game again.
+    wait_for(&mut harness, "Play on lichess");
+    assert!(!harness.state().settings().to_ron().contains("lip_app"));
 }

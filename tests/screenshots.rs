@@ -11,6 +11,10 @@
 //! `BOARDSIGHT_REQUIRE_GPU` is set, as `.ci/run` does: then a missing adapter fails.
 
 mod common;
+// The lichess stand-in, for the picture of an online game.
+#[allow(dead_code)]
+#[path = "common/lichess.rs"]
+mod lichess;
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -241,6 +245,42 @@ fn the_board_lights_on_the_sensor_grid() {
         std::thread::sleep(boardsight::session::FLASH + std::time::Duration::from_millis(300));
         harness.run_steps(3);
     });
+}
+
+#[test]
+fn an_online_game_against_a_stand_in_lichess() {
+    // The server's clocks run in real time: this writes the README's picture only.
+    if !can_render() {
+        return;
+    }
+    let server = lichess::StandIn::start(
+        &["lip_screenshot"],
+        lichess::Script {
+            opponent_moves: vec!["c7c5".into()],
+            reply_after: std::time::Duration::from_millis(300),
+            ..lichess::Script::default()
+        },
+    );
+    let mut harness = common::app::app(None, None);
+    common::app::wait_for(&mut harness, "new game");
+    harness
+        .state_mut()
+        .push_command(boardsight::app::AppCommand::PlayOnline {
+            request: boardsight::online::Request {
+                opponent: boardsight::online::Opponent::Ai(3),
+                clock: "10+5".parse().expect("a clock"),
+                rated: false,
+            },
+            url: server.url.clone(),
+            token: "lip_screenshot".into(),
+        });
+    common::app::click(&mut harness, "Online section, click to open");
+    common::app::wait_for(&mut harness, "Resign");
+    common::app::play_e4(&mut harness);
+    common::app::wait_for(&mut harness, "Move the pawn c7 to c5 for the opponent");
+    std::thread::sleep(boardsight::session::FLASH);
+    harness.run_steps(3);
+    save_screenshot(&mut harness, "online-game");
 }
 
 #[test]

@@ -71,7 +71,7 @@ pub fn show(
         });
     }
     let snapshot = session.snapshot();
-    status_line(ui, snapshot);
+    status_line(ui, snapshot, awaited_for(session));
     let clock_face = session.clock_face(std::time::Instant::now());
     if let Some(face) = clock_face {
         clock_view::show(ui, face, 26.0, state.flipped);
@@ -227,7 +227,7 @@ pub fn shown_ply(session: &Session, viewed_ply: Option<usize>) -> usize {
 }
 
 /// Illegal (and what to put back), a move in progress, or nothing to say.
-fn status_line(ui: &mut egui::Ui, snapshot: &Snapshot) {
+fn status_line(ui: &mut egui::Ui, snapshot: &Snapshot, awaited_for: &str) {
     match (
         &snapshot.status,
         illegal_banner(&snapshot.status, &snapshot.position),
@@ -251,7 +251,7 @@ fn status_line(ui: &mut egui::Ui, snapshot: &Snapshot) {
         (_, None) if snapshot.expected_move.is_some() => {
             let words = snapshot
                 .expected_move
-                .map(|mv| engine_move_words(&snapshot.position, mv))
+                .map(|mv| engine_move_words(&snapshot.position, mv, awaited_for))
                 .unwrap_or_default();
             ui.label(RichText::new(words).size(18.0).strong());
         }
@@ -267,7 +267,11 @@ fn status_line(ui: &mut egui::Ui, snapshot: &Snapshot) {
 }
 
 /// "Move the knight g8 to f6 for the engine".
-pub fn engine_move_words(position: &shakmaty::Chess, mv: shakmaty::Move) -> String {
+pub fn engine_move_words(
+    position: &shakmaty::Chess,
+    mv: shakmaty::Move,
+    awaited_for: &str,
+) -> String {
     let piece = mv
         .from()
         .and_then(|from| position.board().piece_at(from))
@@ -281,7 +285,16 @@ pub fn engine_move_words(position: &shakmaty::Chess, mv: shakmaty::Move) -> Stri
     } else {
         ""
     };
-    format!("Move the {role} {from} to {to} for the engine{castles}")
+    format!("Move the {role} {from} to {to} for {awaited_for}{castles}")
+}
+
+/// Whose move the board awaits: the online opponent's or the engine's.
+pub fn awaited_for(session: &Session) -> &'static str {
+    if session.is_online() {
+        "the opponent"
+    } else {
+        "the engine"
+    }
 }
 
 /// What boardsight found out about the board itself: dead sensors, a board turned round.

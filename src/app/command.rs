@@ -95,6 +95,14 @@ pub enum AppCommand {
     SetVoice(crate::voice::VoiceSettings),
     /// Say the engine's move again.
     RepeatEngineMove,
+    /// Play this game on lichess (at `url`) with `token`.
+    PlayOnline {
+        request: crate::online::Request,
+        url: String,
+        token: String,
+    },
+    /// Resign, offer a draw, … in the online game.
+    OnlineOrder(crate::online::Order),
     /// Analyse every position shown with this many best lines, or stop.
     Analyse(Option<u8>),
     /// Review the game with the engine: every position evaluated, mistakes marked.

@@ -258,6 +258,12 @@ impl BoardsightApp {
                 self.settings.voice = voice;
             }
             AppCommand::RepeatEngineMove => session.repeat_engine_move(),
+            AppCommand::PlayOnline {
+                request,
+                url,
+                token,
+            } => session.play_online(&url, &token, request, crate::online::game::RATE_LIMIT_PAUSE),
+            AppCommand::OnlineOrder(order) => session.online_order(order),
             AppCommand::ToggleTheme => {
                 self.settings.dark_theme = !self.settings.dark_theme;
                 ctx.set_theme(theme(self.settings.dark_theme));

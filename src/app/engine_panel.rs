@@ -131,19 +131,20 @@ fn review_limit(ui: &mut egui::Ui, settings: &mut Settings) {
     };
     value.on_hover_text("How long the engine searches each position: longer is surer and slower");
     let chosen = match settings.review_by {
-        ReviewBy::Depth => "by depth",
-        ReviewBy::Nodes => "by nodes",
-        ReviewBy::Time => "by time",
+        ReviewBy::Depth => "depth",
+        ReviewBy::Nodes => "nodes",
+        ReviewBy::Time => "time",
     };
     let combo = egui::ComboBox::from_id_salt("review by")
+        .width(56.0)
         .selected_text(chosen)
         .show_ui(ui, |ui| {
-            ui.selectable_value(&mut settings.review_by, ReviewBy::Depth, "by depth");
-            ui.selectable_value(&mut settings.review_by, ReviewBy::Nodes, "by nodes");
-            ui.selectable_value(&mut settings.review_by, ReviewBy::Time, "by time");
+            ui.selectable_value(&mut settings.review_by, ReviewBy::Depth, "depth");
+            ui.selectable_value(&mut settings.review_by, ReviewBy::Nodes, "nodes");
+            ui.selectable_value(&mut settings.review_by, ReviewBy::Time, "time");
         });
     combo.response.widget_info(|| {
-        egui::WidgetInfo::labeled(egui::Role::ComboBox, true, format!("Review {chosen}"))
+        egui::WidgetInfo::labeled(egui::Role::ComboBox, true, format!("Review by {chosen}"))
     });
 }
 

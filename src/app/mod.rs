@@ -20,6 +20,7 @@ mod jobs;
 pub mod layout;
 mod menu_bar;
 mod move_list;
+mod online_panel;
 pub(crate) mod pieces;
 mod review_view;
 pub mod sensor_view;
@@ -115,6 +116,8 @@ struct Screen {
     offer: Option<Offer>,
     /// A recording's timeline is shown under the board.
     show_timeline: bool,
+    /// A lichess token typed in the Online section: kept only while the app runs.
+    lichess_token: String,
 }
 
 pub struct BoardsightApp {
@@ -171,6 +174,7 @@ impl BoardsightApp {
                 guide: help::guide_sections(),
                 offer: None,
                 show_timeline: true,
+                lichess_token: String::new(),
             },
             commands: Vec::new(),
             file_dialogs: options.file_dialogs,
@@ -360,7 +364,15 @@ impl eframe::App for BoardsightApp {
                         dgt_share: session.dgt_share_path(),
                         live_pgn: session.live_pgn_path(),
                     };
-                    side_panel::show(ui, session, &state, &screen.ports, &mut self.settings, out);
+                    side_panel::show(
+                        ui,
+                        session,
+                        &state,
+                        &screen.ports,
+                        &mut self.settings,
+                        &mut screen.lichess_token,
+                        out,
+                    );
                 });
         }
         egui::Panel::right("moves")

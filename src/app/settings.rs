@@ -73,6 +73,43 @@ pub struct Settings {
     pub known_boards: Vec<KnownBoard>,
     /// What is said aloud, and how.
     pub voice: crate::voice::VoiceSettings,
+    /// The online game last asked for (the token is never kept here).
+    pub online: OnlineChoice,
+}
+
+/// Whom to play online, and on which clock.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OnlineChoice {
+    pub opponent: OnlineOpponent,
+    /// lichess's AI level, 1 to 8.
+    pub ai_level: u8,
+    /// The player to challenge.
+    pub player: String,
+    /// Minutes + seconds per move.
+    pub time_control: String,
+    pub rated: bool,
+}
+
+impl Default for OnlineChoice {
+    fn default() -> Self {
+        Self {
+            opponent: OnlineOpponent::Ai,
+            ai_level: 3,
+            player: String::new(),
+            time_control: "10+5".into(),
+            rated: false,
+        }
+    }
+}
+
+/// The kinds of online opponent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OnlineOpponent {
+    #[default]
+    Ai,
+    Seek,
+    Player,
 }
 
 /// What limits a review's search of each position.
@@ -108,6 +145,7 @@ pub struct Sections {
     pub board: bool,
     pub computer: bool,
     pub sharing: bool,
+    pub online: bool,
 }
 
 impl Default for Sections {
@@ -116,6 +154,7 @@ impl Default for Sections {
             board: true,
             computer: true,
             sharing: true,
+            online: false,
         }
     }
 }
@@ -154,6 +193,7 @@ impl Default for Settings {
             zoom: 1.0,
             known_boards: Vec::new(),
             voice: crate::voice::VoiceSettings::default(),
+            online: OnlineChoice::default(),
         }
     }
 }
@@ -258,6 +298,7 @@ mod tests {
                 board: false,
                 computer: true,
                 sharing: false,
+                online: true,
             },
             side_panel: false,
             recent_files: vec!["/home/a/games.pgn".into(), "/home/a/club.log".into()],
@@ -277,6 +318,13 @@ mod tests {
                 warnings: true,
                 voice: "en-gb".into(),
                 words_per_minute: 210,
+            },
+            online: OnlineChoice {
+                opponent: OnlineOpponent::Player,
+                ai_level: 6,
+                player: "Maia1".into(),
+                time_control: "15+10".into(),
+                rated: true,
             },
         };
         assert_eq!(Settings::from_ron(&settings.to_ron()), (settings, None));

@@ -1,4 +1,4 @@
-//! The side panel: its sections (Board, Computer, Sharing) collapse to a one-line summary
+//! The side panel: its sections (Board, Computer, Online, Sharing) collapse to a one-line summary
 //! in a coloured chip, and stay as they were left between runs.
 
 use eframe::egui;
@@ -7,7 +7,7 @@ use egui_material_icons::icons;
 
 use super::command::AppCommand;
 use super::settings::Settings;
-use super::{connection_panel, engine_panel, theme};
+use super::{connection_panel, engine_panel, online_panel, theme};
 use crate::connection::{ConnectionStatus, PortChoice};
 use crate::session::{Session, Source};
 
@@ -36,6 +36,7 @@ pub fn show(
     source: &connection_panel::SourceState<'_>,
     ports: &[PortChoice],
     settings: &mut Settings,
+    typed_token: &mut String,
     out: &mut Vec<AppCommand>,
 ) {
     egui::ScrollArea::vertical().show(ui, |ui| {
@@ -50,6 +51,15 @@ pub fn show(
             computer_summary(session),
             |ui| {
                 engine_panel::show(ui, session, settings, out);
+            },
+        );
+        section(
+            ui,
+            "Online",
+            &mut open.online,
+            online_summary(session),
+            |ui| {
+                online_panel::show(ui, session, settings, typed_token, out);
             },
         );
         section(
@@ -200,6 +210,24 @@ pub fn computer_summary(session: &Session) -> Summary {
     Summary {
         text: parts.join(" · "),
         health,
+    }
+}
+
+/// "Playing white against Maia1 · https://lichess.org/abcd1234".
+pub fn online_summary(session: &Session) -> Summary {
+    match session.online_status() {
+        Some(status) => Summary {
+            health: if session.is_online() {
+                Health::Good
+            } else {
+                Health::Idle
+            },
+            text: status,
+        },
+        None => Summary {
+            text: "Not playing on lichess".into(),
+            health: Health::Idle,
+        },
     }
 }
 

@@ -132,7 +132,11 @@ fn state_words(session: &Session) -> (String, bool) {
     }
     if let Some(mv) = snapshot.expected_move {
         return (
-            central_panel::engine_move_words(&snapshot.position, mv),
+            central_panel::engine_move_words(
+                &snapshot.position,
+                mv,
+                central_panel::awaited_for(session),
+            ),
             false,
         );
     }

@@ -569,6 +569,11 @@ impl Session {
         self.online.is_on()
     }
 
+    /// How the online game stands, in words, once one was asked for.
+    pub fn online_status(&self) -> Option<String> {
+        self.online.status()
+    }
+
     /// What the server said: the opponent's move is awaited on the board (and said, as the
     /// engine's is); its lines are told.
     fn hear_online(&mut self) {

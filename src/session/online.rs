@@ -62,6 +62,27 @@ impl OnlineSeat {
         Ok(())
     }
 
+    /// How the online game stands, in words: "Playing white against Maia1 (lichess.org/…)",
+    /// "Asking lichess for the game…", "Ended: 1-0 (mate)".
+    pub fn status(&self) -> Option<String> {
+        self.game.as_ref()?;
+        let ended = self
+            .state
+            .as_ref()
+            .filter(|(state, _)| state.is_over())
+            .map(|(state, _)| result_words(state));
+        Some(match (&self.id, self.color, ended) {
+            (Some((_, url)), _, Some(result)) => format!("Ended: {result} · {url}"),
+            (Some((_, url)), Some(color), None) => format!(
+                "Playing {} against {} · {url}",
+                color.fold_wb("white", "black"),
+                self.opponent
+            ),
+            _ if self.ended => "Ended".into(),
+            _ => "Asking lichess for the game…".into(),
+        })
+    }
+
     /// Whether an online game is being played (or asked for).
     pub fn is_on(&self) -> bool {
         self.game.is_some() && !self.ended

@@ -1030,17 +1030,7 @@ fn the_online_section_plays_a_lichess_game_and_resigns_it() {
         );
     }
     // The button asks lichess.org itself: here the same game goes to the stand-in.
-    harness
-        .state_mut()
-        .push_command(boardsight::app::AppCommand::PlayOnline {
-            request: boardsight::online::Request {
-                opponent: boardsight::online::Opponent::Ai(3),
-                clock: "10+5".parse().expect("a clock"),
-                rated: false,
-            },
-            url: server.url.clone(),
-            token: "lip_app".into(),
-        });
+    common::app::play_online(&mut harness, &server.url, "lip_app");
     // Once the game is on, its controls show, and how it stands.
     wait_for(&mut harness, "Resign");
     let status = harness.state().session().online_status().expect("a status");

@@ -263,17 +263,7 @@ fn an_online_game_against_a_stand_in_lichess() {
     );
     let mut harness = common::app::app(None, None);
     common::app::wait_for(&mut harness, "new game");
-    harness
-        .state_mut()
-        .push_command(boardsight::app::AppCommand::PlayOnline {
-            request: boardsight::online::Request {
-                opponent: boardsight::online::Opponent::Ai(3),
-                clock: "10+5".parse().expect("a clock"),
-                rated: false,
-            },
-            url: server.url.clone(),
-            token: "lip_screenshot".into(),
-        });
+    common::app::play_online(&mut harness, &server.url, "lip_screenshot");
     common::app::click(&mut harness, "Online section, click to open");
     common::app::wait_for(&mut harness, "Resign");
     common::app::play_e4(&mut harness);

@@ -213,3 +213,19 @@ pub fn set_up(harness: &mut Harness<'_, BoardsightApp>, text: &str) {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Asks the app for a game against lichess's AI at level 3, 10+5, on the lichess at `url`
+/// (a stand-in), as the Online section's button asks lichess.org.
+pub fn play_online(harness: &mut Harness<'_, BoardsightApp>, url: &str, token: &str) {
+    harness
+        .state_mut()
+        .push_command(boardsight::app::AppCommand::PlayOnline {
+            request: boardsight::online::Request {
+                opponent: boardsight::online::Opponent::Ai(3),
+                clock: "10+5".parse().expect("a clock"),
+                rated: false,
+            },
+            url: url.to_owned(),
+            token: token.to_owned(),
+        });
+}

@@ -1042,6 +1042,22 @@ fn the_online_section_plays_a_lichess_game_and_resigns_it() {
     play_e4(&mut harness);
     wait_for(&mut harness, "Move the pawn e7 to e5 for the opponent");
     assert_eq!(server.player_moves(), ["e2e4"]);
+    // The opponent offers a draw: the section asks, and declining goes to the server.
+    server.opponent_offers_draw();
+    wait_for(&mut harness, "Decline");
+    click(&mut harness, "Decline");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while harness.query_by_label("Decline").is_some() {
+        assert!(std::time::Instant::now() < deadline, "the offer stayed");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        harness.step();
+    }
+    assert!(
+        server
+            .requests()
+            .iter()
+            .any(|(_, path, _)| path.ends_with("/draw/no"))
+    );
     click(&mut harness, "Resign");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while !harness

@@ -317,3 +317,40 @@ fn listen_plays_a_lichess_game_from_a_simulated_board_and_writes_its_pgn() {
     );
     assert!(written.contains("3. Bc4 Nf6"), "{written}");
 }
+
+#[test]
+fn the_opponents_draw_offer_is_told_and_accepting_it_ends_the_game_drawn() {
+    let server = StandIn::start(
+        &[TOKEN],
+        Script {
+            opponent_moves: vec!["e7e5".into()],
+            keep_alive: Duration::from_millis(300),
+            ..Script::default()
+        },
+    );
+    let mut bench = Bench::start(Protocol::Liboard);
+    bench.session.keep_news();
+    bench
+        .session
+        .play_online(&server.url, TOKEN, ai(2), Duration::from_millis(100));
+    let mut said = Vec::new();
+    until(&mut bench, &mut said, "the game starts", |_, said| {
+        said.iter().any(|l| l.starts_with("lichess game "))
+    });
+    bench.play(common::live::e2e4());
+    until(&mut bench, &mut said, "the opponent's move", |bench, _| {
+        bench.session.snapshot().expected_move.is_some()
+    });
+    server.opponent_offers_draw();
+    until(&mut bench, &mut said, "the offer", |bench, said| {
+        said.iter()
+            .any(|l| l == "lichess: the opponent offers a draw")
+            && bench.session.online_offer() == Some(boardsight::session::Offer::Draw)
+    });
+    bench.session.online_order(Order::Draw(true));
+    until(&mut bench, &mut said, "the draw", |_, said| {
+        said.iter().any(|l| l == "lichess result: 1/2-1/2 (draw)")
+    });
+    assert_eq!(bench.session.online_offer(), None);
+    assert!(!bench.session.is_online());
+}

@@ -8,7 +8,7 @@ use egui::RichText;
 use super::command::AppCommand;
 use super::settings::{OnlineOpponent, Settings};
 use crate::online::{LICHESS_URL, Opponent, Order, Request};
-use crate::session::Session;
+use crate::session::{Offer, Session};
 
 /// The token from the environment, if there is one.
 pub fn token_from_environment() -> Option<String> {
@@ -40,6 +40,25 @@ pub fn show(
         }
     }
     if session.is_online() {
+        if let Some(offer) = session.online_offer() {
+            let (words, answer): (&str, fn(bool) -> Order) = match offer {
+                Offer::Draw => ("The opponent offers a draw", Order::Draw),
+                Offer::Takeback => ("The opponent asks to take back its move", Order::Takeback),
+            };
+            ui.label(
+                RichText::new(words)
+                    .strong()
+                    .color(ui.visuals().warn_fg_color),
+            );
+            ui.horizontal(|ui| {
+                if ui.button("Accept").clicked() {
+                    out.push(AppCommand::OnlineOrder(answer(true)));
+                }
+                if ui.button("Decline").clicked() {
+                    out.push(AppCommand::OnlineOrder(answer(false)));
+                }
+            });
+        }
         ui.horizontal_wrapped(|ui| {
             for (label, order) in [
                 ("Resign", Order::Resign),

@@ -36,6 +36,7 @@ pub use engine::{Advice, EngineSeat};
 pub use game_view::GameView;
 pub use illegal::ILLEGAL_PATIENCE;
 pub use lights::{CONFIRM_FOR, move_squares};
+pub use online::Offer;
 pub use recording_summary::{Band, BandKind, Lane, Marker, MarkerKind, Summary};
 pub use review::GameUnderReview;
 pub use simulated::{SIMULATED_PROTOCOL, SimulatedBoard};
@@ -567,6 +568,11 @@ impl Session {
     /// Whether an online game is on.
     pub fn is_online(&self) -> bool {
         self.online.is_on()
+    }
+
+    /// What the online opponent offers, to be answered (`Order::Draw` or `Order::Takeback`).
+    pub fn online_offer(&self) -> Option<online::Offer> {
+        self.online.offer()
     }
 
     /// How the online game stands, in words, once one was asked for.

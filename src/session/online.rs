@@ -31,7 +31,17 @@ pub struct OnlineSeat {
     told_ply: Option<usize>,
     /// A move already sent was revised on the board: said once.
     told_divergence: bool,
+    /// The opponent's offer last told.
+    told_offer: Option<Offer>,
     ended: bool,
+}
+
+/// What the opponent offers, to be answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offer {
+    Draw,
+    /// To take back its last move.
+    Takeback,
 }
 
 /// What the online seat has to tell.
@@ -146,6 +156,19 @@ impl OnlineSeat {
                 OnlineNews::Ended => self.ended = true,
             }
         }
+        let offer = self.offer();
+        if offer != self.told_offer {
+            self.told_offer = offer;
+            match offer {
+                Some(Offer::Draw) => heard
+                    .lines
+                    .push("lichess: the opponent offers a draw".into()),
+                Some(Offer::Takeback) => heard
+                    .lines
+                    .push("lichess: the opponent asks to take back its move".into()),
+                None => {}
+            }
+        }
         if let Some((mv, uci)) = self.opponents_move(snapshot) {
             heard.lines.push(format!("opponent {uci}"));
             heard.expect = Some((mv, self.opponent.clone()));
@@ -159,6 +182,19 @@ impl OnlineSeat {
             );
         }
         heard
+    }
+
+    /// The opponent's standing offer, if any.
+    pub fn offer(&self) -> Option<Offer> {
+        let opponent = !self.color?;
+        let (state, _) = self.state.as_ref().filter(|(state, _)| !state.is_over())?;
+        if state.draw_offer == Some(opponent) {
+            Some(Offer::Draw)
+        } else if state.takeback_offer == Some(opponent) {
+            Some(Offer::Takeback)
+        } else {
+            None
+        }
     }
 
     /// The server's moves, when the board's game is where they start.

@@ -71,6 +71,21 @@ fn until(
     }
 }
 
+/// A session on a simulated LiBoard that has asked `server` for a game against its AI at
+/// `level` (a 429 waited out for `pause`), stepped until the game has begun; and what it said.
+fn online_game(server: &StandIn, level: u8, pause: Duration) -> (Bench, Vec<String>) {
+    let mut bench = Bench::start(Protocol::Liboard);
+    bench.session.keep_news();
+    bench
+        .session
+        .play_online(&server.url, TOKEN, ai(level), pause);
+    let mut said = Vec::new();
+    until(&mut bench, &mut said, "the game starts", |_, said| {
+        said.iter().any(|l| l.starts_with("lichess game "))
+    });
+    (bench, said)
+}
+
 #[test]
 fn a_game_against_lichess_ai_is_played_from_the_board_through_a_429_and_a_dropped_stream() {
     let server = StandIn::start(
@@ -84,15 +99,7 @@ fn a_game_against_lichess_ai_is_played_from_the_board_through_a_429_and_a_droppe
             ..Script::default()
         },
     );
-    let mut bench = Bench::start(Protocol::Liboard);
-    bench.session.keep_news();
-    bench
-        .session
-        .play_online(&server.url, TOKEN, ai(3), Duration::from_millis(500));
-    let mut said = Vec::new();
-    until(&mut bench, &mut said, "the game starts", |_, said| {
-        said.iter().any(|l| l.starts_with("lichess game "))
-    });
+    let (mut bench, mut said) = online_game(&server, 3, Duration::from_millis(500));
     assert!(
         said.iter().any(|l| l.contains("too many requests")),
         "the 429 is told: {said:?}"
@@ -328,15 +335,7 @@ fn the_opponents_draw_offer_is_told_and_accepting_it_ends_the_game_drawn() {
             ..Script::default()
         },
     );
-    let mut bench = Bench::start(Protocol::Liboard);
-    bench.session.keep_news();
-    bench
-        .session
-        .play_online(&server.url, TOKEN, ai(2), Duration::from_millis(100));
-    let mut said = Vec::new();
-    until(&mut bench, &mut said, "the game starts", |_, said| {
-        said.iter().any(|l| l.starts_with("lichess game "))
-    });
+    let (mut bench, mut said) = online_game(&server, 2, Duration::from_millis(100));
     bench.play(common::live::e2e4());
     until(&mut bench, &mut said, "the opponent's move", |bench, _| {
         bench.session.snapshot().expected_move.is_some()

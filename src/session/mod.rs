@@ -334,6 +334,10 @@ impl Session {
                 self.voice.tick(self.clocks.board_now(now));
                 self.lights.on_events(&events, now);
                 self.show(snapshot);
+                // The game's end changes only with the position: said from a change, not
+                // looked for every frame.
+                self.voice
+                    .on_position(&self.snapshot.position, self.snapshot.game.moves.len());
                 self.follow_board(now);
                 // The clocks heard this change's events just before.
                 self.dgt
@@ -396,8 +400,6 @@ impl Session {
         }
         let lasting = self.illegal.lasting(now);
         self.voice.on_board(lasting, &self.snapshot.position);
-        self.voice
-            .on_position(&self.snapshot.position, self.snapshot.game.moves.len());
         if let Some(face) = self.clocks.face(&self.snapshot, now) {
             self.voice.on_clock(face, seats_of(&self.seat, self.player));
         }

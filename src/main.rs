@@ -118,6 +118,13 @@ enum Command {
         #[arg(value_name = "PATH")]
         paths: Vec<String>,
     },
+    /// Keep a lichess token in the system keyring (read from standard input), or forget
+    /// it; listen and the app use it when LICHESS_TOKEN is not set.
+    Token {
+        /// Remove the kept token instead.
+        #[arg(long)]
+        forget: bool,
+    },
     /// Write the manual pages (roff) into a folder, one per command: for packaging.
     #[command(hide = true)]
     Man {
@@ -192,8 +199,9 @@ enum Command {
         /// Write each announcement to DIR/say-N.wav with espeak-ng instead of speaking.
         #[arg(long, value_name = "DIR", requires = "speak")]
         speak_to: Option<PathBuf>,
-        /// Play a lichess game from the board: ai:LEVEL (1 to 8), seek, or
-        /// challenge:NAME. The token (scope board:play) is read from LICHESS_TOKEN.
+        /// Play a lichess game from the board: ai:LEVEL (1 to 8), seek, challenge:NAME,
+        /// or accept (the first challenge that comes; accept:NAME, only that player's).
+        /// The token (scope board:play) is read from LICHESS_TOKEN or the system keyring.
         #[arg(long, value_name = "OPPONENT")]
         lichess: Option<boardsight::online::Opponent>,
         /// The online game's clock, minutes + seconds per move.
@@ -207,6 +215,26 @@ enum Command {
         /// Ask for a rated game.
         #[arg(long, requires = "lichess")]
         rated: bool,
+        /// Push the board's game to this lichess broadcast round (its id or address) as it
+        /// is played; the token needs the study:write scope.
+        #[arg(long, value_name = "ROUND")]
+        broadcast: Option<String>,
+        /// The white player's name, for the games' tags (and the broadcast's).
+        #[arg(long, value_name = "NAME")]
+        white: Option<String>,
+        /// The black player's name.
+        #[arg(long, value_name = "NAME")]
+        black: Option<String>,
+        /// The round, for the games' Round tag.
+        #[arg(long, value_name = "ROUND")]
+        round: Option<String>,
+        /// The board's number in the round, for the games' Board tag (a broadcast tells its
+        /// boards apart by it and the names).
+        #[arg(long, value_name = "N")]
+        board: Option<u32>,
+        /// The least time between broadcast pushes, in seconds (lichess's pace unless given).
+        #[arg(long, value_name = "SECS", hide = true)]
+        broadcast_every: Option<f64>,
         /// Where lichess is (for tests: a stand-in's address).
         #[arg(long, value_name = "URL", default_value = boardsight::online::LICHESS_URL, hide = true)]
         lichess_url: String,
@@ -320,6 +348,7 @@ fn main() -> ExitCode {
             hands,
         }) => cli::simulate::run(protocol, pgn.as_deref(), speed, link.as_deref(), hands),
         Some(Command::Ports { probe, paths }) => cli::ports::run(probe, &paths),
+        Some(Command::Token { forget }) => cli::token::run(forget),
         Some(Command::Man { dir }) => match clap_mangen::generate_to(Cli::command(), &dir) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => cli::usage_error(&format!("{}: {e}", dir.display())),
@@ -350,7 +379,27 @@ fn main() -> ExitCode {
             rated,
             lichess_url,
             lichess_pause,
+            broadcast,
+            white,
+            black,
+            round,
+            board,
+            broadcast_every,
         }) => cli::listen::run(cli::listen::Options {
+            broadcast: broadcast.map(|round| cli::listen::BroadcastTo {
+                round,
+                url: lichess_url.clone(),
+                every: broadcast_every
+                    .filter(|secs| secs.is_finite() && *secs >= 0.0)
+                    .map(std::time::Duration::from_secs_f64),
+                pause: std::time::Duration::from_secs(lichess_pause),
+            }),
+            table: boardsight::game::TableTags {
+                white,
+                black,
+                round,
+                board,
+            },
             online: lichess.map(|opponent| cli::listen::Online {
                 request: boardsight::online::Request {
                     opponent,

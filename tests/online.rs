@@ -6,8 +6,8 @@
 #![cfg(unix)]
 
 mod common;
-// The stand-in serves this test alone: kept out of `common`, which every test builds. Its
-// draw and takeback offers, chat and incoming challenges wait for those features' tests.
+// The stand-in serves these tests and the app's: kept out of `common`, which every test
+// builds.
 #[allow(dead_code)]
 #[path = "common/lichess.rs"]
 mod lichess;
@@ -15,6 +15,9 @@ mod lichess;
 use std::time::{Duration, Instant};
 
 use boardsight::clock::{Bonus, TimeControl};
+use boardsight::game::TableTags;
+use boardsight::sim::Action;
+use shakmaty::{Piece, Square};
 use boardsight::online::{Opponent, Order, Request};
 use boardsight::protocol::Protocol;
 use boardsight::recognizer::event::uci;
@@ -78,7 +81,7 @@ fn online_game(server: &StandIn, level: u8, pause: Duration) -> (Bench, Vec<Stri
     bench.session.keep_news();
     bench
         .session
-        .play_online(&server.url, TOKEN, ai(level), pause);
+        .play_online(&server.url, Some(TOKEN.into()), false, ai(level), pause);
     let mut said = Vec::new();
     until(&mut bench, &mut said, "the game starts", |_, said| {
         said.iter().any(|l| l.starts_with("lichess game "))
@@ -210,13 +213,19 @@ fn a_bad_token_and_a_token_without_the_scope_are_told_in_plain_words() {
     let server = StandIn::start(&[TOKEN], Script::default());
     for (token, words) in [
         ("lip_wrong", "lichess refused the token"),
-        (NO_SCOPE_TOKEN, "lacks the board:play scope"),
+        (NO_SCOPE_TOKEN, "lacks the scope (board:play to play"),
     ] {
         let mut bench = Bench::start(Protocol::Liboard);
         bench.session.keep_news();
         bench
             .session
-            .play_online(&server.url, token, ai(1), Duration::from_millis(100));
+            .play_online(
+                &server.url,
+                Some(token.into()),
+                false,
+                ai(1),
+                Duration::from_millis(100),
+            );
         let mut said = Vec::new();
         until(&mut bench, &mut said, words, |_, said| {
             said.iter().any(|l| l.contains(words))
@@ -259,6 +268,7 @@ fn listen_plays_a_lichess_game_from_a_simulated_board_and_writes_its_pgn() {
             opponent_moves: ["e7e5", "b8c6", "g8f6"].map(String::from).to_vec(),
             reply_after: Duration::from_millis(50),
             keep_alive: Duration::from_millis(300),
+            broadcast_round: Some("brdRnd03".into()),
             ..Script::default()
         },
     );
@@ -302,6 +312,12 @@ fn listen_plays_a_lichess_game_from_a_simulated_board_and_writes_its_pgn() {
             "10+5",
             "--lichess-url",
             &server.url,
+            "--broadcast",
+            "brdRnd03",
+            "--broadcast-every",
+            "0.1",
+            "--board",
+            "2",
         ])
         .env("LICHESS_TOKEN", TOKEN)
         .output()
@@ -323,6 +339,22 @@ fn listen_plays_a_lichess_game_from_a_simulated_board_and_writes_its_pgn() {
         "{written}"
     );
     assert!(written.contains("3. Bc4 Nf6"), "{written}");
+    // The server's clocks after every move, the clock, the players and the table's board.
+    for tag in [
+        "[White \"Tester\"]",
+        "[Black \"Stockfish level 2\"]",
+        "[TimeControl \"600+5\"]",
+        "[Board \"2\"]",
+        "e4 { [%clk 0:10:00] }",
+    ] {
+        assert!(written.contains(tag), "{tag}: {written}");
+    }
+    assert_eq!(written.matches("[%clk 0:").count(), 6, "{written}");
+    // The same game went to the broadcast round as it was played.
+    assert!(printed.contains("broadcast: 6 moves"), "{printed}");
+    let pushed = server.pushes().last().cloned().unwrap_or_default();
+    assert!(pushed.contains("3. Bc4 Nf6"), "{pushed}");
+    assert!(pushed.contains("[Board \"2\"]"), "{pushed}");
 }
 
 #[test]
@@ -352,4 +384,219 @@ fn the_opponents_draw_offer_is_told_and_accepting_it_ends_the_game_drawn() {
     });
     assert_eq!(bench.session.online_offer(), None);
     assert!(!bench.session.is_online());
+}
+
+/// Plays `uci` on the bench's board and waits until the board's game has it.
+fn play_uci(bench: &mut Bench, said: &mut Vec<String>, mv: &str) {
+    let plies = bench.session.snapshot().game.moves.len();
+    let mv = mv
+        .parse::<UciMove>()
+        .expect("UCI")
+        .to_move(&bench.session.snapshot().position)
+        .expect("legal");
+    bench.play(mv);
+    until(bench, said, "the move is recorded", |bench, _| {
+        bench.session.snapshot().game.moves.len() == plies + 1
+    });
+}
+
+#[test]
+fn a_move_taken_back_on_the_board_is_taken_back_on_lichess_and_its_successor_sent() {
+    // An opponent who has not answered yet: the takeback comes before its reply.
+    let server = StandIn::start(
+        &[TOKEN],
+        Script {
+            keep_alive: Duration::from_millis(300),
+            ..Script::default()
+        },
+    );
+    let (mut bench, mut said) = online_game(&server, 1, Duration::from_millis(100));
+    play_uci(&mut bench, &mut said, "e2e4");
+    until(&mut bench, &mut said, "e4 on lichess", |_, _| {
+        server.game_moves() == ["e2e4"]
+    });
+    // The pawn goes back by hand.
+    bench.perform(Action::Lift(Square::E4));
+    bench.perform(Action::Place(Square::E2, Piece::from_char('P').expect("a pawn")));
+    until(&mut bench, &mut said, "the takeback on lichess", |_, said| {
+        said.iter().any(|l| l.contains("The opponent agreed"))
+    });
+    assert!(
+        said.iter()
+            .any(|l| l.contains("taken back on the board: asking the opponent")),
+        "{said:#?}"
+    );
+    assert!(server.game_moves().is_empty());
+    let asked = server
+        .requests()
+        .iter()
+        .filter(|(_, path, _)| path.ends_with("/takeback/yes"))
+        .count();
+    assert_eq!(asked, 1, "asked once");
+    // The move played instead goes as any move does.
+    play_uci(&mut bench, &mut said, "d2d4");
+    until(&mut bench, &mut said, "d4 on lichess", |_, _| {
+        server.game_moves() == ["d2d4"]
+    });
+    assert_eq!(server.player_moves(), ["e2e4", "d2d4"]);
+}
+
+#[test]
+fn a_challenge_that_comes_in_is_accepted_and_played_from_the_board() {
+    let server = StandIn::start(
+        &[TOKEN],
+        Script {
+            opponent_moves: vec!["c7c5".into()],
+            clock_limit_s: 900,
+            increment_s: 10,
+            keep_alive: Duration::from_millis(300),
+            ..Script::default()
+        },
+    );
+    let mut bench = Bench::start(Protocol::Liboard);
+    bench.session.keep_news();
+    let request = Request {
+        opponent: Opponent::Accept(Some("maia1".into())),
+        clock: ten_plus_five(),
+        rated: false,
+    };
+    bench.session.play_online(
+        &server.url,
+        Some(TOKEN.into()),
+        false,
+        request,
+        Duration::from_millis(100),
+    );
+    let mut said = Vec::new();
+    until(&mut bench, &mut said, "waiting", |_, said| {
+        said.iter()
+            .any(|l| l == "lichess: waiting for a challenge from maia1")
+    });
+    assert_eq!(
+        bench.session.online_status().as_deref(),
+        Some("Waiting for a challenge from maia1…")
+    );
+    let id = server.incoming_challenge();
+    until(&mut bench, &mut said, "the game starts", |_, said| {
+        said.contains(&format!("lichess game {id}"))
+    });
+    assert!(
+        said.iter()
+            .any(|l| l == "lichess: accepting Maia1's 15+10 casual game"),
+        "{said:#?}"
+    );
+    play_uci(&mut bench, &mut said, "e2e4");
+    until(&mut bench, &mut said, "the reply", |bench, _| {
+        bench.session.snapshot().expected_move.is_some()
+    });
+    assert_eq!(server.game_moves(), ["e2e4", "c7c5"]);
+    let (pgn, _) = bench.session.pgn();
+    assert!(pgn.contains("[White \"Tester\"]"), "{pgn}");
+    assert!(pgn.contains("[Black \"Maia1\"]"), "{pgn}");
+}
+
+#[test]
+fn the_boards_game_is_broadcast_whole_through_a_429_and_a_lost_push() {
+    let round = "brdRnd01";
+    let server = StandIn::start(
+        &[TOKEN],
+        Script {
+            broadcast_round: Some(round.into()),
+            too_many_requests_on: Some(format!("/api/broadcast/round/{round}/push")),
+            lose_pushes: 1,
+            ..Script::default()
+        },
+    );
+    let mut bench = Bench::start(Protocol::Liboard);
+    bench.session.keep_news();
+    bench.session.set_table(TableTags {
+        white: Some("Ann Able".into()),
+        black: Some("Bob Baker".into()),
+        round: Some("3".into()),
+        board: Some(7),
+    });
+    bench.session.broadcast(
+        &server.url,
+        Some(TOKEN.into()),
+        &format!("https://lichess.org/broadcast/club-night/round-3/{round}"),
+        Some(Duration::from_millis(100)),
+        Duration::from_millis(300),
+    );
+    assert!(bench.session.is_broadcasting());
+    let mut said = Vec::new();
+    for mv in ["e2e4", "e7e5", "g1f3", "b8c6"] {
+        play_uci(&mut bench, &mut said, mv);
+    }
+    until(&mut bench, &mut said, "the game on lichess", |_, said| {
+        said.iter().any(|l| l == "broadcast: 4 moves")
+    });
+    // The 429 and the lost push were told; the next push carried everything.
+    assert!(
+        said.iter()
+            .any(|l| l.starts_with("broadcast: ") && l.contains("too many requests")),
+        "{said:#?}"
+    );
+    assert!(
+        said.iter()
+            .any(|l| l.starts_with("broadcast: lichess cannot be reached")),
+        "{said:#?}"
+    );
+    let pushes = server.pushes();
+    let last = pushes.last().expect("a push");
+    for tag in [
+        "[White \"Ann Able\"]",
+        "[Black \"Bob Baker\"]",
+        "[Round \"3\"]",
+        "[Board \"7\"]",
+        "[Result \"*\"]",
+    ] {
+        assert!(last.contains(tag), "{tag}: {last}");
+    }
+    assert!(last.contains("1. e4 e5 2. Nf3 Nc6"), "{last}");
+    // Whole games, never more than one per change: pushes waiting were replaced.
+    assert!(pushes.len() <= 4, "{pushes:#?}");
+    assert!(pushes.iter().all(|pgn| pgn.matches("[Event ").count() == 1));
+    // The last move before the session ends still goes.
+    play_uci(&mut bench, &mut said, "f1c4");
+    bench.session.conclude();
+    lines(&mut bench.session, &mut said);
+    let last = server.pushes().last().cloned().unwrap_or_default();
+    assert!(last.contains("3. Bc4"), "{last}");
+    assert!(said.iter().any(|l| l == "broadcast: 5 moves"), "{said:#?}");
+    assert!(!bench.session.is_broadcasting());
+}
+
+#[test]
+fn a_broadcast_with_a_token_that_may_not_push_says_so_and_stops() {
+    let round = "brdRnd02";
+    let server = StandIn::start(
+        &[TOKEN],
+        Script {
+            broadcast_round: Some(round.into()),
+            ..Script::default()
+        },
+    );
+    let mut bench = Bench::start(Protocol::Liboard);
+    bench.session.keep_news();
+    bench.session.broadcast(
+        &server.url,
+        Some(NO_SCOPE_TOKEN.into()),
+        round,
+        Some(Duration::from_millis(100)),
+        Duration::from_millis(300),
+    );
+    let mut said = Vec::new();
+    play_uci(&mut bench, &mut said, "e2e4");
+    until(&mut bench, &mut said, "the refusal", |_, said| {
+        said.iter().any(|l| l.contains("study:write"))
+    });
+    assert!(server.pushes().is_empty());
+    assert!(
+        bench
+            .session
+            .broadcast_status()
+            .is_some_and(|status| status.contains("study:write")),
+        "{:?}",
+        bench.session.broadcast_status()
+    );
 }

@@ -99,8 +99,21 @@ pub enum AppCommand {
     PlayOnline {
         request: crate::online::Request,
         url: String,
-        token: String,
+        /// `None`: the system keyring's.
+        token: Option<String>,
+        /// Keep the token in the system keyring once lichess takes it.
+        remember: bool,
     },
+    /// Push the board's game to this lichess broadcast round.
+    Broadcast {
+        round: String,
+        url: String,
+        /// `None`: the environment's or the system keyring's.
+        token: Option<String>,
+    },
+    StopBroadcast,
+    /// The players' names, the round and the board's number for the games' tags.
+    SetTable(crate::game::TableTags),
     /// Resign, offer a draw, … in the online game.
     OnlineOrder(crate::online::Order),
     /// Analyse every position shown with this many best lines, or stop.

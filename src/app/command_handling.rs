@@ -262,7 +262,19 @@ impl BoardsightApp {
                 request,
                 url,
                 token,
-            } => session.play_online(&url, &token, request, crate::online::game::RATE_LIMIT_PAUSE),
+                remember,
+            } => session.play_online(
+                &url,
+                token,
+                remember,
+                request,
+                crate::online::game::RATE_LIMIT_PAUSE,
+            ),
+            AppCommand::Broadcast { round, url, token } => {
+                session.broadcast(&url, token, &round, None, crate::online::game::RATE_LIMIT_PAUSE)
+            }
+            AppCommand::StopBroadcast => session.stop_broadcast(),
+            AppCommand::SetTable(table) => session.set_table(table),
             AppCommand::OnlineOrder(order) => session.online_order(order),
             AppCommand::ToggleTheme => {
                 self.settings.dark_theme = !self.settings.dark_theme;

@@ -116,8 +116,9 @@ struct Screen {
     offer: Option<Offer>,
     /// A recording's timeline is shown under the board.
     show_timeline: bool,
-    /// A lichess token typed in the Online section: kept only while the app runs.
-    lichess_token: String,
+    /// A lichess token typed in the Online section: kept only while the app runs (or in
+    /// the system keyring, if asked).
+    lichess_token: online_panel::TypedToken,
 }
 
 pub struct BoardsightApp {
@@ -174,7 +175,7 @@ impl BoardsightApp {
                 guide: help::guide_sections(),
                 offer: None,
                 show_timeline: true,
-                lichess_token: String::new(),
+                lichess_token: online_panel::TypedToken::default(),
             },
             commands: Vec::new(),
             file_dialogs: options.file_dialogs,

@@ -10,19 +10,67 @@ use super::settings::{OnlineOpponent, Settings};
 use crate::online::{LICHESS_URL, Opponent, Order, Request};
 use crate::session::{Offer, Session};
 
-/// The token from the environment, if there is one.
-pub fn token_from_environment() -> Option<String> {
-    std::env::var(crate::cli::listen::TOKEN_VARIABLE)
-        .ok()
-        .map(|token| token.trim().to_owned())
-        .filter(|token| !token.is_empty())
+/// A token typed in the Online section.
+#[derive(Default)]
+pub struct TypedToken {
+    pub text: String,
+    /// Keep it in the system keyring once lichess takes it.
+    pub remember: bool,
+}
+
+impl TypedToken {
+    /// The token to use: the environment's, the typed one, or (`None`) the keyring's.
+    fn choice(&self) -> Option<String> {
+        crate::online::token::from_environment()
+            .or_else(|| Some(self.text.trim().to_owned()).filter(|text| !text.is_empty()))
+    }
 }
 
 pub fn show(
     ui: &mut egui::Ui,
     session: &Session,
     settings: &mut Settings,
-    typed_token: &mut String,
+    typed_token: &mut TypedToken,
+    out: &mut Vec<AppCommand>,
+) {
+    game(ui, session, settings, typed_token, out);
+    ui.separator();
+    broadcast(ui, session, settings, typed_token, out);
+}
+
+/// The token: where it comes from, or a field to type it in.
+fn token_entry(ui: &mut egui::Ui, typed_token: &mut TypedToken) {
+    if crate::online::token::from_environment().is_some() {
+        ui.label(RichText::new("Token from LICHESS_TOKEN").small().weak());
+        return;
+    }
+    ui.horizontal(|ui| {
+        let label = ui.label("Token");
+        ui.add(
+            egui::TextEdit::singleline(&mut typed_token.text)
+                .password(true)
+                .hint_text("the keyring's, or type one")
+                .desired_width(150.0),
+        )
+        .labelled_by(label.id)
+        .on_hover_text(
+            "Create one at lichess.org/account/oauth/token with the scopes \"Play games with \
+             the board API\" (board:play) and, to broadcast, \"Create, update, delete \
+             studies and broadcasts\" (study:write). Left empty, the token kept in the \
+             system keyring is used.",
+        );
+    });
+    if !typed_token.text.trim().is_empty() {
+        ui.checkbox(&mut typed_token.remember, "Keep it in the system keyring")
+            .on_hover_text("Otherwise it is forgotten when boardsight closes");
+    }
+}
+
+fn game(
+    ui: &mut egui::Ui,
+    session: &Session,
+    settings: &mut Settings,
+    typed_token: &mut TypedToken,
     out: &mut Vec<AppCommand>,
 ) {
     if let Some(status) = session.online_status() {
@@ -73,41 +121,29 @@ pub fn show(
         });
         return;
     }
-    let environment = token_from_environment();
-    if environment.is_some() {
-        ui.label(RichText::new("Token from LICHESS_TOKEN").small().weak());
-    } else {
-        ui.horizontal(|ui| {
-            let label = ui.label("Token");
-            ui.add(
-                egui::TextEdit::singleline(typed_token)
-                    .password(true)
-                    .hint_text("lichess token (board:play)")
-                    .desired_width(150.0),
-            )
-            .labelled_by(label.id)
-            .on_hover_text(
-                "Create one at lichess.org/account/oauth/token with the scope \"Play games \
-                 with the board API\"; it is kept only while boardsight runs",
-            );
-        });
-    }
+    token_entry(ui, typed_token);
     let choice = &mut settings.online;
     ui.horizontal(|ui| {
         ui.radio_value(&mut choice.opponent, OnlineOpponent::Ai, "AI");
         ui.radio_value(&mut choice.opponent, OnlineOpponent::Seek, "Seek");
         ui.radio_value(&mut choice.opponent, OnlineOpponent::Player, "Player");
+        ui.radio_value(&mut choice.opponent, OnlineOpponent::Accept, "Accept")
+            .on_hover_text("Wait for a challenge and accept it");
     });
     match choice.opponent {
         OnlineOpponent::Ai => {
             ui.add(egui::Slider::new(&mut choice.ai_level, 1..=8).text("AI level"));
         }
-        OnlineOpponent::Player => {
+        OnlineOpponent::Player | OnlineOpponent::Accept => {
+            let hint = match choice.opponent {
+                OnlineOpponent::Player => "their lichess name",
+                _ => "anyone, or their name",
+            };
             ui.horizontal(|ui| {
                 let label = ui.label("Name");
                 ui.add(
                     egui::TextEdit::singleline(&mut choice.player)
-                        .hint_text("their lichess name")
+                        .hint_text(hint)
                         .desired_width(150.0),
                 )
                 .labelled_by(label.id);
@@ -127,18 +163,26 @@ pub fn show(
             .labelled_by(label.id);
         ui.checkbox(&mut choice.rated, "Rated");
     });
-    let token = environment.unwrap_or_else(|| typed_token.trim().to_owned());
     let clock = choice.time_control.parse();
     let opponent = match choice.opponent {
         OnlineOpponent::Ai => Some(Opponent::Ai(choice.ai_level.clamp(1, 8))),
         OnlineOpponent::Seek => Some(Opponent::Seek),
         OnlineOpponent::Player => Some(Opponent::Player(choice.player.trim().to_owned()))
             .filter(|_| !choice.player.trim().is_empty()),
+        OnlineOpponent::Accept => Some(Opponent::Accept(
+            Some(choice.player.trim().to_owned()).filter(|name| !name.is_empty()),
+        )),
     };
-    let ready = !token.is_empty() && clock.is_ok() && opponent.is_some() && session.is_live();
+    let ready = clock.is_ok() && opponent.is_some() && session.is_live();
     let button = ui
-        .add_enabled(ready, egui::Button::new("Play on lichess"))
-        .on_disabled_hover_text("Needs a token, an opponent, a clock such as 10+5 and a board");
+        .add_enabled(
+            ready,
+            egui::Button::new(match choice.opponent {
+                OnlineOpponent::Accept => "Wait for a challenge",
+                _ => "Play on lichess",
+            }),
+        )
+        .on_disabled_hover_text("Needs an opponent, a clock such as 10+5 and a board");
     if button.clicked()
         && let (Ok(clock), Some(opponent)) = (clock, opponent)
     {
@@ -149,7 +193,83 @@ pub fn show(
                 rated: choice.rated,
             },
             url: LICHESS_URL.to_owned(),
-            token,
+            token: typed_token.choice(),
+            remember: typed_token.remember,
+        });
+    }
+}
+
+/// Broadcasting the board's game to a lichess broadcast round, with the table's names.
+fn broadcast(
+    ui: &mut egui::Ui,
+    session: &Session,
+    settings: &mut Settings,
+    typed_token: &mut TypedToken,
+    out: &mut Vec<AppCommand>,
+) {
+    ui.label(RichText::new("Broadcast this board").strong());
+    if let Some(status) = session.broadcast_status() {
+        ui.add(egui::Label::new(RichText::new(status).small()).wrap());
+    }
+    let choice = &mut settings.broadcast;
+    let mut changed = false;
+    egui::Grid::new("broadcast table").num_columns(2).show(ui, |ui| {
+        for (name, text, hint) in [
+            ("White", &mut choice.white, "name"),
+            ("Black", &mut choice.black, "name"),
+            ("Board", &mut choice.board, "number in the round"),
+        ] {
+            let label = ui.label(name);
+            changed |= ui
+                .add(
+                    egui::TextEdit::singleline(text)
+                        .hint_text(hint)
+                        .desired_width(150.0),
+                )
+                .labelled_by(label.id)
+                .changed();
+            ui.end_row();
+        }
+    });
+    let table = choice.table();
+    if changed && session.is_broadcasting() {
+        out.push(AppCommand::SetTable(table));
+        return;
+    }
+    if session.is_broadcasting() {
+        if ui.button("Stop broadcasting").clicked() {
+            out.push(AppCommand::StopBroadcast);
+        }
+        return;
+    }
+    ui.horizontal(|ui| {
+        let label = ui.label("Round");
+        ui.add(
+            egui::TextEdit::singleline(&mut choice.round)
+                .hint_text("its id or address")
+                .desired_width(150.0),
+        )
+        .labelled_by(label.id)
+        .on_hover_text(
+            "A round of a lichess broadcast you may push to (lichess.org/broadcast/new); \
+             the token needs the study:write scope",
+        );
+    });
+    let round = crate::online::broadcast::round_id(&choice.round);
+    let button = ui
+        .add_enabled(round.is_ok(), egui::Button::new("Broadcast"))
+        .on_disabled_hover_text("Needs the round's id or address");
+    if button.clicked()
+        && let Ok(round) = round
+    {
+        if typed_token.text.trim().is_empty() {
+            typed_token.remember = false;
+        }
+        out.push(AppCommand::SetTable(table));
+        out.push(AppCommand::Broadcast {
+            round,
+            url: LICHESS_URL.to_owned(),
+            token: typed_token.choice(),
         });
     }
 }

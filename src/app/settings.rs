@@ -75,6 +75,32 @@ pub struct Settings {
     pub voice: crate::voice::VoiceSettings,
     /// The online game last asked for (the token is never kept here).
     pub online: OnlineChoice,
+    pub broadcast: BroadcastChoice,
+}
+
+/// The board's broadcast: the round, and the table's names and number.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BroadcastChoice {
+    /// The round's id or address.
+    pub round: String,
+    pub white: String,
+    pub black: String,
+    /// The board's number in the round, as typed.
+    pub board: String,
+}
+
+impl BroadcastChoice {
+    /// The names and number given, for the games' tags.
+    pub fn table(&self) -> crate::game::TableTags {
+        let given = |text: &str| Some(text.trim().to_owned()).filter(|text| !text.is_empty());
+        crate::game::TableTags {
+            white: given(&self.white),
+            black: given(&self.black),
+            round: None,
+            board: self.board.trim().parse().ok(),
+        }
+    }
 }
 
 /// Whom to play online, and on which clock.
@@ -84,7 +110,7 @@ pub struct OnlineChoice {
     pub opponent: OnlineOpponent,
     /// lichess's AI level, 1 to 8.
     pub ai_level: u8,
-    /// The player to challenge.
+    /// The player to challenge, or whose challenge to accept (anyone's when empty).
     pub player: String,
     /// Minutes + seconds per move.
     pub time_control: String,
@@ -110,6 +136,8 @@ pub enum OnlineOpponent {
     Ai,
     Seek,
     Player,
+    /// Whoever challenges the player (the named player only, if one is given).
+    Accept,
 }
 
 /// What limits a review's search of each position.
@@ -194,6 +222,7 @@ impl Default for Settings {
             known_boards: Vec::new(),
             voice: crate::voice::VoiceSettings::default(),
             online: OnlineChoice::default(),
+            broadcast: BroadcastChoice::default(),
         }
     }
 }
@@ -325,6 +354,12 @@ mod tests {
                 player: "Maia1".into(),
                 time_control: "15+10".into(),
                 rated: true,
+            },
+            broadcast: BroadcastChoice {
+                round: "AbCd1234".into(),
+                white: "Ann".into(),
+                black: "Bob".into(),
+                board: "7".into(),
             },
         };
         assert_eq!(Settings::from_ron(&settings.to_ron()), (settings, None));

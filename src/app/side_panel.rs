@@ -36,7 +36,7 @@ pub fn show(
     source: &connection_panel::SourceState<'_>,
     ports: &[PortChoice],
     settings: &mut Settings,
-    typed_token: &mut String,
+    typed_token: &mut online_panel::TypedToken,
     out: &mut Vec<AppCommand>,
 ) {
     egui::ScrollArea::vertical().show(ui, |ui| {

@@ -1,7 +1,8 @@
 //! `boardsight listen --port DEV --protocol P [--record LOG] [--pgn OUT] [--idle-exit SECS]
 //! [--engine PATH --engine-plays white|black [--level L | --elo E | --nodes N]] [--clock MIN+INC]
 //! [--serve-dgt LINK] [--live-pgn FILE] [--speak [--voice NAME] [--words-per-minute N]
-//! [--speak-to DIR]]`: prints a live session (`crate::session`) as it goes.
+//! [--speak-to DIR]] [--lichess OPPONENT [--tc MIN+INC] [--rated]] [--broadcast ROUND]
+//! [--white NAME] [--black NAME] [--round R] [--board N]`: prints a live session (`crate::session`) as it goes.
 
 use std::io::Write;
 use std::path::Path;
@@ -17,6 +18,7 @@ use crate::background::no_wake;
 use crate::clock::TimeControl;
 use crate::dgt_serve::VirtualDgtBoard;
 use crate::engine::Strength;
+use crate::game::TableTags;
 use crate::files::write_atomically;
 use crate::pgn::live::LivePgn;
 use crate::protocol::Protocol;
@@ -46,6 +48,19 @@ pub struct Options<'a> {
     pub speech: Option<Speech>,
     /// Play a lichess game from the board.
     pub online: Option<Online>,
+    /// Push the board's game to a lichess broadcast round.
+    pub broadcast: Option<BroadcastTo>,
+    /// The players' names, the round and the board's number for the games' tags.
+    pub table: TableTags,
+}
+
+/// `listen --broadcast`: the round (id or address), where lichess is, the least time
+/// between pushes (lichess's pace unless given) and the wait after a 429.
+pub struct BroadcastTo {
+    pub round: String,
+    pub url: String,
+    pub every: Option<Duration>,
+    pub pause: Duration,
 }
 
 /// `listen --lichess`: the game to ask for, where, and the wait after a 429.
@@ -54,9 +69,6 @@ pub struct Online {
     pub url: String,
     pub pause: Duration,
 }
-
-/// The environment variable the lichess token is read from.
-pub const TOKEN_VARIABLE: &str = "LICHESS_TOKEN";
 
 /// How `listen --speak` speaks.
 pub struct Speech {
@@ -97,17 +109,17 @@ pub fn run(options: Options<'_>) -> ExitCode {
         Ok(live) => live,
         Err(e) => return usage_error(&format!("--live-pgn: {e}")),
     };
-    let token = match &options.online {
-        Some(_) => match std::env::var(TOKEN_VARIABLE) {
-            Ok(token) if !token.trim().is_empty() => Some(token.trim().to_owned()),
-            _ => {
-                return usage_error(&format!(
-                    "--lichess needs a token: create one at lichess.org/account/oauth/token \
-                     with the board:play scope and set {TOKEN_VARIABLE}"
-                ));
-            }
+    if let Some(round) = &options.broadcast
+        && let Err(problem) = crate::online::broadcast::round_id(&round.round)
+    {
+        return usage_error(&format!("--broadcast: {problem}"));
+    }
+    let token = match (&options.online, &options.broadcast) {
+        (None, None) => None,
+        _ => match crate::online::token::find() {
+            Ok(token) => Some(token),
+            Err(problem) => return usage_error(&problem),
         },
-        None => None,
     };
     let stop = Arc::new(AtomicBool::new(false));
     let stopper = stop.clone();
@@ -121,6 +133,7 @@ pub fn run(options: Options<'_>) -> ExitCode {
     };
     let mut session = Session::new(None, no_wake());
     session.keep_news();
+    session.set_table(options.table);
     session.connect(options.port.to_owned(), options.protocol, config);
     let started = Instant::now();
     session.set_clock(options.clock, started);
@@ -129,8 +142,17 @@ pub fn run(options: Options<'_>) -> ExitCode {
     }
     session.share_dgt_board(virtual_board);
     session.keep_live_pgn(live);
-    if let (Some(online), Some(token)) = (options.online, &token) {
-        session.play_online(&online.url, token, online.request, online.pause);
+    if let Some(online) = options.online {
+        session.play_online(
+            &online.url,
+            token.clone(),
+            false,
+            online.request,
+            online.pause,
+        );
+    }
+    if let Some(to) = options.broadcast {
+        session.broadcast(&to.url, token, &to.round, to.every, to.pause);
     }
     if let Some(speech) = options.speech {
         if let Some(dir) = speech.to_wav_files {

@@ -6,6 +6,7 @@ pub mod ports;
 pub mod replay;
 pub mod review;
 pub mod simulate;
+pub mod token;
 
 use std::process::ExitCode;
 

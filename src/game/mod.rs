@@ -5,7 +5,7 @@ mod fen;
 mod tags;
 
 pub use fen::{FenError, fen_of, parse_fen, position_of};
-pub use tags::{Annotation, GameTags, PgnResult, today};
+pub use tags::{Annotation, GameTags, PgnResult, TableTags, today};
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position};

@@ -107,6 +107,39 @@ pub fn today() -> String {
     chrono::Local::now().format("%Y.%m.%d").to_string()
 }
 
+/// What the players at a board give for their games: their names and the board's number in
+/// the round (a broadcast tells the tables apart by these).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TableTags {
+    /// `White`.
+    pub white: Option<String>,
+    /// `Black`.
+    pub black: Option<String>,
+    /// `Round`.
+    pub round: Option<String>,
+    /// `Board`: the board's number in the round.
+    pub board: Option<u32>,
+}
+
+impl TableTags {
+    /// Sets what is given in `tags`.
+    pub fn apply(&self, tags: &mut GameTags) {
+        if let Some(white) = &self.white {
+            tags.white = white.clone();
+        }
+        if let Some(black) = &self.black {
+            tags.black = black.clone();
+        }
+        if let Some(round) = &self.round {
+            tags.round = round.clone();
+        }
+        if let Some(board) = self.board {
+            tags.extra.retain(|(name, _)| name != "Board");
+            tags.extra.push(("Board".into(), board.to_string()));
+        }
+    }
+}
+
 /// One game's tags and the comments after its moves (each after the ply it follows), as
 /// the PGN writer takes them.
 pub type Annotation = (GameTags, Vec<(usize, String)>);

@@ -48,6 +48,8 @@ pub enum OnlineNews {
     OpponentGone { gone: bool, claim_in_s: Option<u64> },
     /// A chat line.
     Chat { from: String, text: String },
+    /// Waiting for, or accepting, someone's challenge, in words.
+    Waiting(String),
     /// Something the player should know: a refused move or request, a dropped connection.
     Problem(String),
     /// The game has ended (its final state came as `State` before).
@@ -66,10 +68,14 @@ pub const RATE_LIMIT_PAUSE: Duration = Duration::from_secs(60);
 const RECONNECT_AFTER: Duration = Duration::from_secs(1);
 
 impl OnlineGame {
-    /// Signs in, asks for the game `request` describes and follows it; `pause` is the wait
-    /// after a 429 (a minute, but for tests).
+    /// Signs in at `base` with `token` (the environment's or the system keyring's when
+    /// none is given; kept in the keyring once it works, if `remember`), asks for the game
+    /// `request` describes and follows it; `pause` is the wait after a 429 (a minute, but
+    /// for tests).
     pub fn start(
-        api: Lichess,
+        base: &str,
+        token: Option<String>,
+        remember: bool,
         request: Request,
         wake: Wake,
         pause: Duration,
@@ -77,8 +83,18 @@ impl OnlineGame {
         let (orders, ordered) = mpsc::channel();
         let (tell, news) = mpsc::channel();
         let teller = Teller { to: tell, wake };
+        let base = base.to_owned();
         WorkerThread::spawn("lichess requests", move || {
-            run(&api, &request, &teller, &ordered, pause);
+            // The keyring may be slow to answer: read here, not on the owner's thread.
+            let token = match token.map_or_else(super::token::find, Ok) {
+                Ok(token) => token,
+                Err(problem) => {
+                    teller.tell(OnlineNews::Problem(problem));
+                    return;
+                }
+            };
+            let api = Lichess::new(&base, &token);
+            run(&api, &request, &teller, &ordered, pause, remember.then_some(&*token));
         })?
         .detach();
         Ok(Self { orders, news })
@@ -136,30 +152,42 @@ fn run(
     teller: &Teller,
     orders: &Receiver<Order>,
     pause: Duration,
+    remember: Option<&str>,
 ) {
-    match patiently(teller, pause, || api.account()) {
+    let me = match patiently(teller, pause, || api.account()) {
         Ok(name) => {
-            teller.tell(OnlineNews::SignedIn(name));
+            teller.tell(OnlineNews::SignedIn(name.clone()));
+            if let Some(token) = remember {
+                teller.tell(match super::token::remember(token) {
+                    Ok(()) => OnlineNews::Waiting("the token is kept in the system keyring".into()),
+                    Err(problem) => OnlineNews::Problem(problem),
+                });
+            }
+            name
         }
-        Err(e) => {
-            teller.problem(&e);
-            return;
-        }
-    }
-    // The event stream first: it announces the game, whichever way it starts.
-    let events = match patiently(teller, pause, || api.events()) {
-        Ok(events) => events,
         Err(e) => {
             teller.problem(&e);
             return;
         }
     };
-    let (started, starts) = mpsc::channel();
+    // The event stream first: it announces the game, whichever way it starts.
+    let stream = match patiently(teller, pause, || api.events()) {
+        Ok(stream) => stream,
+        Err(e) => {
+            teller.problem(&e);
+            return;
+        }
+    };
+    let (heard, events) = mpsc::channel();
     let follower = WorkerThread::spawn("lichess events", move || {
-        for line in events.flatten().flatten() {
-            if line.get("type").and_then(Value::as_str) == Some("gameStart")
-                && let Some(game) = line.get("game")
-                && started.send(game.clone()).is_err()
+        for line in stream.flatten().flatten() {
+            let event = match line.get("type").and_then(Value::as_str) {
+                Some("gameStart") => line.get("game").cloned().map(Event::GameStart),
+                Some("challenge") => line.get("challenge").cloned().map(Event::Challenge),
+                _ => None,
+            };
+            if let Some(event) = event
+                && heard.send(event).is_err()
             {
                 return;
             }
@@ -183,6 +211,19 @@ fn run(
         Opponent::Seek => {
             patiently(teller, pause, || api.seek(&request.clock, request.rated)).map(|()| None)
         }
+        Opponent::Accept(from) => {
+            teller.tell(OnlineNews::Waiting(match from {
+                Some(name) => format!("waiting for a challenge from {name}"),
+                None => "waiting for a challenge".into(),
+            }));
+            match incoming_challenge(&events, &me, from.as_deref(), orders) {
+                Some((id, words)) => {
+                    teller.tell(OnlineNews::Waiting(format!("accepting {words}")));
+                    patiently(teller, pause, || api.accept(&id)).map(|()| Some(id))
+                }
+                None => return,
+            }
+        }
     };
     let wanted = match wanted {
         Ok(wanted) => wanted,
@@ -193,8 +234,8 @@ fn run(
     };
     // The game that starts: the one asked for (a seek's is whichever starts).
     let game = loop {
-        match starts.recv_timeout(Duration::from_secs(1)) {
-            Ok(game) => {
+        match events.recv_timeout(Duration::from_secs(1)) {
+            Ok(Event::GameStart(game)) => {
                 let id = game
                     .get("gameId")
                     .or_else(|| game.get("id"))
@@ -203,9 +244,9 @@ fn run(
                     break game;
                 }
             }
+            Ok(Event::Challenge(_)) => {}
             Err(RecvTimeoutError::Timeout) => {
-                // The owner went away: stop waiting. (An order before the game is moot.)
-                if let Err(mpsc::TryRecvError::Disconnected) = orders.try_recv() {
+                if owner_gone(orders) {
                     return;
                 }
             }
@@ -277,6 +318,65 @@ fn run(
             teller.tell(OnlineNews::Problem(format!("{what}: {e}")));
         }
     }
+}
+
+/// What the event stream announces that matters here.
+enum Event {
+    GameStart(Value),
+    Challenge(Value),
+}
+
+/// Whether the owner went away (an order before the game is moot).
+fn owner_gone(orders: &Receiver<Order>) -> bool {
+    matches!(orders.try_recv(), Err(mpsc::TryRecvError::Disconnected))
+}
+
+/// Waits for a standard-chess challenge to `me` (from `from`, if named): its id and, in
+/// words, who challenges and how ("Maia1's 10+5 casual game").
+fn incoming_challenge(
+    events: &Receiver<Event>,
+    me: &str,
+    from: Option<&str>,
+    orders: &Receiver<Order>,
+) -> Option<(String, String)> {
+    loop {
+        match events.recv_timeout(Duration::from_secs(1)) {
+            Ok(Event::Challenge(challenge)) => {
+                if let Some(found) = acceptable(&challenge, me, from) {
+                    return Some(found);
+                }
+            }
+            Ok(Event::GameStart(_)) => {}
+            Err(RecvTimeoutError::Timeout) if !owner_gone(orders) => {}
+            Err(_) => return None,
+        }
+    }
+}
+
+/// A challenge this player may accept from the board: to it, standard chess, by the named
+/// challenger if one was named.
+fn acceptable(challenge: &Value, me: &str, from: Option<&str>) -> Option<(String, String)> {
+    let text = |path: &[&str]| {
+        path.iter()
+            .try_fold(challenge, |value, key| value.get(key))
+            .and_then(Value::as_str)
+    };
+    let to_me = text(&["destUser", "id"]).is_some_and(|id| id.eq_ignore_ascii_case(me))
+        || text(&["destUser", "name"]).is_some_and(|name| name.eq_ignore_ascii_case(me));
+    let challenger = text(&["challenger", "name"]).or(text(&["challenger", "id"]))?;
+    let standard = text(&["variant", "key"]).is_none_or(|key| key == "standard");
+    let wanted = from.is_none_or(|name| name.eq_ignore_ascii_case(challenger));
+    if !(to_me && standard && wanted) {
+        return None;
+    }
+    let id = text(&["id"])?.to_owned();
+    let clock = text(&["timeControl", "show"]).unwrap_or("unlimited");
+    let rated = if challenge.get("rated").and_then(Value::as_bool) == Some(true) {
+        "rated"
+    } else {
+        "casual"
+    };
+    Some((id, format!("{challenger}'s {clock} {rated} game")))
 }
 
 /// Reads the game's stream, opening it again when it drops, until the game has ended.

@@ -14,13 +14,13 @@ use crate::clock::TimeControl;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LichessError {
     #[error(
-        "lichess refused the token: make one at lichess.org/account/oauth/token with the \
-         board:play scope and give it in LICHESS_TOKEN"
+        "lichess refused the token: make one at lichess.org/account/oauth/token (scope \
+         board:play to play, study:write to broadcast) and give it in LICHESS_TOKEN"
     )]
     BadToken,
     #[error(
-        "the token lacks the board:play scope: make one at lichess.org/account/oauth/token \
-         that has it"
+        "the token lacks the scope (board:play to play, study:write to broadcast): make one \
+         at lichess.org/account/oauth/token that has it"
     )]
     MissingScope,
     #[error("lichess asks to slow down (too many requests): waiting a minute")]
@@ -280,6 +280,33 @@ impl Lichess {
         Ok(Lines {
             reader: BufReader::new(reader),
         })
+    }
+
+    /// Pushes `pgn` to the broadcast round `round` (token scope `study:write`); returns
+    /// the moves lichess holds of its game, or what it found wrong with it.
+    pub fn push_broadcast(&self, round: &str, pgn: &str) -> Result<usize, LichessError> {
+        let response = self
+            .agent
+            .post(&self.url(&format!("/api/broadcast/round/{round}/push")))
+            .header("Authorization", &self.bearer())
+            .header("Content-Type", "text/plain; charset=utf-8")
+            .send(pgn);
+        let answer = Self::json(Self::checked(response)?)?;
+        let games = answer
+            .get("games")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        if let Some(error) = games
+            .iter()
+            .find_map(|game| game.get("error").and_then(Value::as_str))
+        {
+            return Err(LichessError::Refused(error.to_owned()));
+        }
+        Ok(games
+            .iter()
+            .filter_map(|game| game.get("moves").and_then(Value::as_u64))
+            .sum::<u64>() as usize)
     }
 
     /// Plays `uci` in game `id`.

@@ -1,12 +1,16 @@
-//! Playing online from the board, through lichess's Board API: `lichess.rs` makes the
+//! Playing online from the board, through lichess's Board API, and broadcasting the board's
+//! game to a lichess broadcast round (`broadcast.rs`): `lichess.rs` makes the
 //! requests (one at a time, a full minute's wait after a 429) and reads its ndjson streams
 //! line by line; `game.rs` runs one game on threads of its own (the requests, the event
 //! stream, the game's stream, reconnecting without losing or repeating a move) and tells
 //! its owner what happens.
 
+pub mod broadcast;
 pub mod game;
 pub mod lichess;
+pub mod token;
 
+pub use broadcast::{Broadcast, BroadcastNews};
 pub use game::{OnlineGame, OnlineNews, Order};
 pub use lichess::{GameState, Lichess, LichessError};
 
@@ -19,16 +23,23 @@ pub enum Opponent {
     Seek,
     /// A named player, challenged.
     Player(String),
+    /// The first challenge that comes in (from this player only, if named), accepted.
+    Accept(Option<String>),
 }
 
 impl std::str::FromStr for Opponent {
     type Err = String;
 
-    /// `ai:3`, `seek`, `challenge:NAME`.
+    /// `ai:3`, `seek`, `challenge:NAME`, `accept`, `accept:NAME`.
     fn from_str(text: &str) -> Result<Self, String> {
         let text = text.trim();
-        if text == "seek" {
-            return Ok(Self::Seek);
+        match text {
+            "seek" => return Ok(Self::Seek),
+            "accept" => return Ok(Self::Accept(None)),
+            _ => {}
+        }
+        if let Some(name) = text.strip_prefix("accept:").filter(|n| !n.is_empty()) {
+            return Ok(Self::Accept(Some(name.to_owned())));
         }
         if let Some(level) = text.strip_prefix("ai:") {
             return match level.parse::<u8>() {
@@ -40,7 +51,8 @@ impl std::str::FromStr for Opponent {
             return Ok(Self::Player(name.to_owned()));
         }
         Err(format!(
-            "'{text}' is no opponent: give ai:LEVEL (1 to 8), seek or challenge:NAME"
+            "'{text}' is no opponent: give ai:LEVEL (1 to 8), seek, challenge:NAME, accept \
+             or accept:NAME"
         ))
     }
 }
@@ -71,6 +83,11 @@ mod tests {
         );
         assert!("ai:9".parse::<Opponent>().is_err());
         assert!("challenge:".parse::<Opponent>().is_err());
+        assert_eq!("accept".parse(), Ok(Opponent::Accept(None)));
+        assert_eq!(
+            "accept:Maia1".parse(),
+            Ok(Opponent::Accept(Some("Maia1".into())))
+        );
         assert!("bullet".parse::<Opponent>().is_err());
     }
 }

@@ -12,6 +12,7 @@ mod engine;
 mod game_view;
 mod illegal;
 mod lights;
+mod broadcast;
 mod online;
 mod record;
 mod recording_summary;
@@ -48,7 +49,7 @@ use crate::clock::{GameClocks, TimeControl};
 use crate::connection::{Change, Command, ConnectionStatus, Update, connect};
 use crate::dgt_serve::VirtualDgtBoard;
 use crate::engine::{Analysis, EnginePlay, Strength};
-use crate::game::{GameRecord, parse_fen};
+use crate::game::{self, GameRecord, TableTags, parse_fen};
 use crate::pgn::PgnGame;
 use crate::pgn::autosave::{Autosave, Unfinished};
 use crate::pgn::live::{LivePgn, session_pgn};
@@ -102,6 +103,9 @@ pub struct Session {
     timeline_index: Option<usize>,
     voice: Announcer,
     online: online::OnlineSeat,
+    broadcast: broadcast::BroadcastSeat,
+    /// The players' names and the board's number, for every game's tags.
+    table: TableTags,
     lights: BoardLights,
     illegal: IllegalWatch,
     /// The side the player sits at, when no engine plays.
@@ -137,6 +141,8 @@ impl Session {
             timeline_index: None,
             voice: Announcer::default(),
             online: online::OnlineSeat::default(),
+            broadcast: broadcast::BroadcastSeat::default(),
+            table: TableTags::default(),
             lights: BoardLights::default(),
             illegal: IllegalWatch::default(),
             player: Color::White,
@@ -238,12 +244,15 @@ impl Session {
     /// Ends a live source's session: its worker decides what is still open (the last move
     /// of a game is never lost; live and replay agree) and its last change is taken in.
     pub fn conclude(&mut self) {
-        let Some(live) = self.source.live() else {
-            return;
-        };
-        live.connection.send(Command::Disconnect);
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline && self.wait(Duration::from_millis(100)) {}
+        if let Some(live) = self.source.live() {
+            live.connection.send(Command::Disconnect);
+            let deadline = Instant::now() + Duration::from_secs(2);
+            while Instant::now() < deadline && self.wait(Duration::from_millis(100)) {}
+        }
+        // The game as it ended goes to the broadcast before it stops.
+        self.push_broadcast();
+        let heard = self.broadcast.stop();
+        self.tell_broadcast(heard);
     }
 
     /// Waits up to `timeout` for the live source's next update and takes it in; says
@@ -353,6 +362,7 @@ impl Session {
                 let clock = self.clocks.engine_clock(now);
                 self.seat.on_snapshot(&self.snapshot, clock);
                 self.online.on_snapshot(&self.snapshot);
+                self.push_broadcast();
             }
             Update::Status(status) => {
                 self.tell(News::Status(status.clone()));
@@ -547,17 +557,23 @@ impl Session {
 
     // ----- playing online -----
 
-    /// Plays `request` on lichess at `base` with `token` from the board; `pause` is the wait
-    /// after lichess answers 429 (a minute, as it asks; shorter only in tests).
+    /// Plays `request` on lichess at `base` from the board, with `token` (the environment's
+    /// or the system keyring's when none is given; kept in the keyring once it works, if
+    /// `remember`); `pause` is the wait after lichess answers 429 (a minute, as it asks;
+    /// shorter only in tests).
     pub fn play_online(
         &mut self,
         base: &str,
-        token: &str,
+        token: Option<String>,
+        remember: bool,
         request: crate::online::Request,
         pause: Duration,
     ) {
         let wake = self.wake.clone();
-        if let Err(e) = self.online.start(base, token, request, wake, pause) {
+        if let Err(e) = self
+            .online
+            .start(base, token, remember, request, wake, pause)
+        {
             self.notice = Some(format!("lichess: {e}"));
         }
     }
@@ -593,11 +609,93 @@ impl Session {
             self.voice
                 .on_engine_move(&name, &self.snapshot.position, mv);
         }
+        let result_may_have_changed = !heard.lines.is_empty();
         for line in heard.lines {
             self.tell(News::Said(line));
         }
         if let Some(notice) = heard.notice {
             self.notice = Some(notice);
+        }
+        if result_may_have_changed {
+            self.push_broadcast();
+        }
+        let heard = self.broadcast.hear();
+        self.tell_broadcast(heard);
+    }
+
+    // ----- broadcasting -----
+
+    /// The players' names, the round and the board's number, for the games' tags (and the
+    /// broadcast's, which tells the boards apart by them).
+    pub fn set_table(&mut self, table: TableTags) {
+        self.table = table;
+        self.push_broadcast();
+    }
+
+    pub fn table(&self) -> &TableTags {
+        &self.table
+    }
+
+    /// Pushes the board's game to the lichess broadcast round `round` (an id or its
+    /// address) from now on, with `token` (scope `study:write`; the environment's or the
+    /// system keyring's when none is given); `every` is the least time
+    /// between pushes (lichess's pace unless given), `pause` the wait after a 429.
+    pub fn broadcast(
+        &mut self,
+        base: &str,
+        token: Option<String>,
+        round: &str,
+        every: Option<Duration>,
+        pause: Duration,
+    ) {
+        let started = crate::online::broadcast::round_id(round).and_then(|round| {
+            self.broadcast
+                .start(base, token, &round, every, pause, self.wake.clone())
+        });
+        match started {
+            Ok(()) => self.push_broadcast(),
+            Err(problem) => {
+                self.notice = Some(format!("Broadcast: {problem}"));
+                self.tell(News::Problem(format!("broadcast: {problem}")));
+            }
+        }
+    }
+
+    /// Stops broadcasting, once the last change is pushed.
+    pub fn stop_broadcast(&mut self) {
+        let heard = self.broadcast.stop();
+        self.tell_broadcast(heard);
+    }
+
+    /// How the broadcast stands, in words, while there is one.
+    pub fn broadcast_status(&self) -> Option<&str> {
+        self.broadcast.status()
+    }
+
+    pub fn is_broadcasting(&self) -> bool {
+        self.broadcast.is_on()
+    }
+
+    /// The board's game, as its PGN, to the broadcast (the last game once one has begun).
+    fn push_broadcast(&mut self) {
+        if !self.broadcast.is_on() {
+            return;
+        }
+        let games = &self.snapshot.games;
+        let Some(last) = games.len().checked_sub(1) else {
+            return;
+        };
+        let annotations = self.annotations(games);
+        let text = session_pgn(&games[last..], &annotations[last..]);
+        self.broadcast.on_game(text);
+    }
+
+    fn tell_broadcast(&mut self, heard: broadcast::BroadcastHeard) {
+        for line in heard.lines {
+            self.tell(News::Said(line));
+        }
+        if let Some(problem) = heard.problem {
+            self.notice = Some(problem);
         }
     }
 
@@ -658,9 +756,17 @@ impl Session {
     /// The PGN of `games`: the engine named on its side, each game's clock as
     /// `TimeControl` and `[%clk]` comments.
     pub fn pgn_of(&self, games: &[GameRecord]) -> String {
+        session_pgn(games, &self.annotations(games))
+    }
+
+    /// Each game's tags and comments: the engine's side, the table's names, the clocks and
+    /// the online game's.
+    fn annotations(&self, games: &[GameRecord]) -> Vec<game::Annotation> {
         let mut tags = self.seat.tags();
-        self.online.tags(&mut tags);
-        session_pgn(games, &self.clocks.annotate(games, &tags))
+        self.table.apply(&mut tags);
+        let mut annotations = self.clocks.annotate(games, &tags);
+        self.online.annotate(games, &mut annotations);
+        annotations
     }
 
     /// The session's games in PGN (the current game, if none has begun), and their plies.

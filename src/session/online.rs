@@ -11,8 +11,9 @@ use shakmaty::{Color, Move};
 
 use super::clock::ClockFace;
 use crate::background::Wake;
-use crate::game::GameTags;
-use crate::online::{GameState, Lichess, OnlineGame, OnlineNews, Order, Request};
+use crate::clock::{ClockTime, TimeControl};
+use crate::game::{Annotation, GameRecord, PgnResult};
+use crate::online::{GameState, OnlineGame, OnlineNews, Order, Request};
 use crate::recognizer::event::uci;
 use crate::snapshot::Snapshot;
 
@@ -25,8 +26,20 @@ pub struct OnlineSeat {
     opponent: String,
     /// The server's state, and when it came (its clock runs from then).
     state: Option<(GameState, Instant)>,
-    /// The player's moves ordered played, by ply (0-based).
-    sent: Vec<usize>,
+    /// The player's account.
+    me: String,
+    /// What the game waits for before it begins ("waiting for a challenge").
+    waiting: Option<String>,
+    /// The game's clock, as asked for.
+    clock: Option<TimeControl>,
+    /// The mover's time left after each ply, as the server told it.
+    clock_after: Vec<Option<u64>>,
+    /// The player's moves ordered played: ply (0-based) and move.
+    sent: Vec<(usize, String)>,
+    /// A takeback asked for while the server's game had this many plies.
+    asked_takeback: Option<usize>,
+    /// The server showed the player's takeback offer standing.
+    takeback_offered: bool,
     /// The ply whose opponent's move was last told.
     told_ply: Option<usize>,
     /// A move already sent was revised on the board: said once.
@@ -56,18 +69,24 @@ pub struct Heard {
 }
 
 impl OnlineSeat {
-    /// Plays `request` on lichess at `base` with `token`; `pause` is the wait after a 429.
+    /// Plays `request` on lichess at `base` with `token` (the environment's or the system
+    /// keyring's when none is given; kept there once it works, if `remember`); `pause` is
+    /// the wait after a 429.
     pub fn start(
         &mut self,
         base: &str,
-        token: &str,
+        token: Option<String>,
+        remember: bool,
         request: Request,
         wake: Wake,
         pause: Duration,
     ) -> Result<(), String> {
-        *self = Self::default();
-        let api = Lichess::new(base, token);
-        let game = OnlineGame::start(api, request, wake, pause).map_err(|e| e.to_string())?;
+        *self = Self {
+            clock: Some(request.clock),
+            ..Self::default()
+        };
+        let game = OnlineGame::start(base, token, remember, request, wake, pause)
+            .map_err(|e| e.to_string())?;
         self.game = Some(game);
         Ok(())
     }
@@ -89,7 +108,10 @@ impl OnlineSeat {
                 self.opponent
             ),
             _ if self.ended => "Ended".into(),
-            _ => "Asking lichess for the game…".into(),
+            _ => match &self.waiting {
+                Some(words) => format!("{}…", capitalized(words)),
+                None => "Asking lichess for the game…".into(),
+            },
         })
     }
 
@@ -113,7 +135,12 @@ impl OnlineSeat {
         for news in game.news() {
             match news {
                 OnlineNews::SignedIn(name) => {
-                    heard.lines.push(format!("lichess: signed in as {name}"))
+                    heard.lines.push(format!("lichess: signed in as {name}"));
+                    self.me = name;
+                }
+                OnlineNews::Waiting(words) => {
+                    heard.lines.push(format!("lichess: {words}"));
+                    self.waiting = Some(words);
                 }
                 OnlineNews::Started {
                     id,
@@ -137,6 +164,11 @@ impl OnlineSeat {
                             .push(format!("lichess result: {}", result_words(&state)));
                     }
                     self.ended |= state.is_over();
+                    if let Some(words) = self.hear_takeback(&state) {
+                        heard.lines.push(format!("lichess: {words}"));
+                        heard.notice = Some(words);
+                    }
+                    self.note_clock(&state);
                     self.state = Some((state, Instant::now()));
                 }
                 OnlineNews::OpponentGone { gone, claim_in_s } => {
@@ -173,13 +205,9 @@ impl OnlineSeat {
             heard.lines.push(format!("opponent {uci}"));
             heard.expect = Some((mv, self.opponent.clone()));
         }
-        if self.diverged(snapshot) && !self.told_divergence {
-            self.told_divergence = true;
-            heard.notice = Some(
-                "A move already sent to lichess was changed on the board: set the board back to \
-                 the game on lichess, or ask for a takeback there"
-                    .into(),
-            );
+        if let Some(words) = self.divergence(snapshot) {
+            heard.lines.push(format!("lichess: {words}"));
+            heard.notice = Some(words);
         }
         heard
     }
@@ -211,13 +239,88 @@ impl OnlineSeat {
             .collect()
     }
 
-    /// Whether the board's game and the server's part ways before either ends.
-    fn diverged(&self, snapshot: &Snapshot) -> bool {
-        let Some(server) = self.server_moves() else {
-            return false;
-        };
+    /// Where the board's game leaves the server's while the server has moves from there, and
+    /// whether the board shows another move there (rather than fewer moves).
+    fn parting(&self, snapshot: &Snapshot) -> Option<(usize, bool)> {
+        let server = self.server_moves()?;
         let board = Self::board_moves(snapshot);
-        board.iter().zip(server).any(|(a, b)| a != b)
+        let same = board.iter().zip(server).take_while(|(a, b)| a == b).count();
+        (same < server.len()).then_some((same, same < board.len()))
+    }
+
+    /// The board took back (or changed) a move already on lichess. lichess takes back one
+    /// turn at a time, the player's last move with any reply to it: the player's own moves are
+    /// asked back that way; a board that left the game otherwise is told once what to do.
+    fn divergence(&mut self, snapshot: &Snapshot) -> Option<String> {
+        let color = self.color?;
+        let server = self.server_moves()?.len();
+        let players_last = (0..server).rev().find(|&p| mover(p) == color);
+        let (ply, other_move) = match self.parting(snapshot) {
+            // Only the opponent's move still to make: it is awaited.
+            Some((ply, false)) if players_last.is_none_or(|last| ply > last) => None,
+            parted => parted,
+        }
+        .or_else(|| {
+            self.told_divergence = false;
+            None
+        })?;
+        if self.ended || players_last.is_none_or(|last| ply > last) {
+            if self.told_divergence {
+                return None;
+            }
+            self.told_divergence = true;
+            return Some(if other_move && !self.ended {
+                "The board shows another move than the opponent's: set it back and make the \
+                 opponent's move"
+                    .into()
+            } else {
+                "The board left the game on lichess: set it back to the game there".into()
+            });
+        }
+        if self.asked_takeback == Some(server) {
+            return None;
+        }
+        self.asked_takeback = Some(server);
+        self.takeback_offered = false;
+        self.order(Order::Takeback(true));
+        Some("A move already sent was taken back on the board: asking the opponent to agree".into())
+    }
+
+    /// What became of the player's takeback request, once the server answered it.
+    fn hear_takeback(&mut self, state: &GameState) -> Option<String> {
+        let asked = self.asked_takeback?;
+        let color = self.color?;
+        if state.moves.len() < asked {
+            // Taken back: what was sent from there on may go again.
+            self.asked_takeback = None;
+            self.told_ply = None;
+            self.sent.retain(|(ply, _)| *ply < state.moves.len());
+            self.clock_after.truncate(state.moves.len());
+            return Some("The opponent agreed: the move is taken back on lichess too".into());
+        }
+        if state.takeback_offer == Some(color) {
+            self.takeback_offered = true;
+        } else if self.takeback_offered || state.is_over() || state.moves.len() > asked {
+            self.asked_takeback = None;
+            self.takeback_offered = false;
+            return Some(
+                "No takeback on lichess: put the moves back on the board as they were played"
+                    .into(),
+            );
+        }
+        None
+    }
+
+    /// Keeps the mover's time after the last ply of `state`.
+    fn note_clock(&mut self, state: &GameState) {
+        let Some(last) = state.moves.len().checked_sub(1) else {
+            return;
+        };
+        let left = mover(last).fold_wb(state.wtime_ms, state.btime_ms);
+        if self.clock_after.len() <= last {
+            self.clock_after.resize(last + 1, None);
+        }
+        self.clock_after[last] = Some(left);
     }
 
     /// The opponent's move the server has and the board not yet, told once.
@@ -253,12 +356,16 @@ impl OnlineSeat {
             .map(<[String]>::to_vec)
             .unwrap_or_default();
         let board = Self::board_moves(snapshot);
+        if self.asked_takeback.is_some() {
+            return;
+        }
         for (ply, uci) in board.iter().enumerate().skip(server.len()) {
+            let sent = (ply, uci.clone());
             if mover(ply) == color
-                && !self.sent.contains(&ply)
+                && !self.sent.contains(&sent)
                 && board[..ply] == server[..ply.min(server.len())]
             {
-                self.sent.push(ply);
+                self.sent.push(sent);
                 game.order(Order::Play(uci.clone()));
             }
         }
@@ -286,18 +393,58 @@ impl OnlineSeat {
         })
     }
 
-    /// The game's tags: its lichess address, the players.
-    pub fn tags(&self, tags: &mut GameTags) {
+    /// The online game's tags and `[%clk]` comments: its lichess address, the players, the
+    /// clock, the server's times after each move and the result lichess gave. The online
+    /// game is the session's last.
+    pub fn annotate(&self, games: &[GameRecord], annotations: &mut [Annotation]) {
         let (Some((_, url)), Some(color)) = (&self.id, self.color) else {
+            return;
+        };
+        let Some(((tags, comments), game)) = annotations.iter_mut().zip(games).next_back() else {
             return;
         };
         tags.site = url.clone();
         tags.event = "lichess game".into();
-        match color {
-            Color::White => tags.black = self.opponent.clone(),
-            Color::Black => tags.white = self.opponent.clone(),
+        let me = if self.me.is_empty() { "?" } else { &self.me };
+        let (white, black) = color.fold_wb((me, &*self.opponent), (&*self.opponent, me));
+        (tags.white, tags.black) = (white.to_owned(), black.to_owned());
+        tags.extra.retain(|(name, _)| name != "TimeControl");
+        if let Some(clock) = self.clock {
+            tags.extra.push(("TimeControl".into(), clock.pgn_tag()));
         }
+        if let Some((state, _)) = self.state.as_ref().filter(|(state, _)| state.is_over()) {
+            tags.result = Some(match (state.winner, state.status.as_str()) {
+                (Some(Color::White), _) => PgnResult::WhiteWins,
+                (Some(Color::Black), _) => PgnResult::BlackWins,
+                (None, "aborted") => PgnResult::Unknown,
+                (None, _) => PgnResult::Draw,
+            });
+            let termination = match state.status.as_str() {
+                "outoftime" | "timeout" => "time forfeit",
+                "aborted" => "abandoned",
+                _ => "normal",
+            };
+            tags.extra.retain(|(name, _)| name != "Termination");
+            tags.extra.push(("Termination".into(), termination.into()));
+        }
+        comments.clear();
+        comments.extend(
+            self.clock_after
+                .iter()
+                .enumerate()
+                .take(game.moves.len())
+                .filter_map(|(ply, left)| Some((ply + 1, format!("[%clk {}]", ClockTime((*left)?))))),
+        );
     }
+}
+
+/// "Waiting for a challenge" from "waiting for a challenge".
+fn capitalized(words: &str) -> String {
+    let mut chars = words.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// Who makes ply `ply` (0-based) of a game from the standard start.

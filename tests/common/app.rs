@@ -226,6 +226,7 @@ pub fn play_online(harness: &mut Harness<'_, BoardsightApp>, url: &str, token: &
                 rated: false,
             },
             url: url.to_owned(),
-            token: token.to_owned(),
+            token: Some(token.to_owned()),
+            remember: false,
         });
 }

@@ -67,6 +67,11 @@ pub struct Script {
     /// The opponent leaves once the game holds this many moves (plies): it stops playing and
     /// the game stream says `opponentGone`.
     pub opponent_gone_after_moves: Option<usize>,
+    /// The broadcast round that may be pushed to (`/api/broadcast/round/{id}/push`).
+    pub broadcast_round: Option<String>,
+    /// The network loses this many pushes at first: read, then the connection closed
+    /// without an answer.
+    pub lose_pushes: usize,
 }
 
 impl Default for Script {
@@ -82,6 +87,8 @@ impl Default for Script {
             too_many_requests_on: None,
             cut_stream_after_moves: None,
             opponent_gone_after_moves: None,
+            broadcast_round: None,
+            lose_pushes: 0,
         }
     }
 }
@@ -119,6 +126,11 @@ impl StandIn {
             shared,
             threads,
         }
+    }
+
+    /// The PGN of every push the broadcast round took, in order.
+    pub fn pushes(&self) -> Vec<String> {
+        self.shared.lock().pushes.clone()
     }
 
     /// Every request received so far, in order: method, path (with its query), form body.
@@ -258,6 +270,9 @@ struct State {
     game_streams_opened: usize,
     stream_cut: bool,
     games: Vec<Game>,
+    /// The PGN of every push the round took, in order.
+    pushes: Vec<String>,
+    pushes_lost: usize,
     /// Incoming challenges not yet accepted: id and `challenge` event line.
     challenges: Vec<(String, String)>,
     ids_issued: usize,
@@ -596,6 +611,58 @@ impl Game {
     }
 }
 
+/// One game of PGN: its tags and how many moves it has, or its tags and what is wrong.
+fn read_pgn_game(text: &str) -> Result<(Value, usize), (Value, String)> {
+    let mut tags = serde_json::Map::new();
+    let mut movetext = String::new();
+    for line in text.lines() {
+        let line = line.trim().trim_start_matches('[');
+        match line.strip_suffix(']').and_then(|tag| tag.split_once(' ')) {
+            Some((name, value)) if !line.starts_with('{') => {
+                tags.insert(name.to_owned(), json!(value.trim_matches('"')));
+            }
+            _ => {
+                movetext.push_str(line);
+                movetext.push(' ');
+            }
+        }
+    }
+    // Comments go; move numbers and the result are not moves.
+    let mut plain = String::new();
+    let mut depth = 0;
+    for c in movetext.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    let mut position = Chess::default();
+    let mut moves = 0;
+    for word in plain.split_whitespace() {
+        if ["1-0", "0-1", "1/2-1/2", "*"].contains(&word) {
+            continue;
+        }
+        let word = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        if word.is_empty() {
+            continue;
+        }
+        let played = word
+            .parse::<shakmaty::san::SanPlus>()
+            .ok()
+            .and_then(|san| san.san.to_move(&position).ok());
+        match played {
+            Some(mv) => {
+                position.play_unchecked(mv);
+                moves += 1;
+            }
+            None => return Err((Value::Object(tags), format!("Illegal move {word}"))),
+        }
+    }
+    Ok((Value::Object(tags), moves))
+}
+
 fn legal_move(position: &Chess, uci: &str) -> Option<Move> {
     uci.parse::<UciMove>().ok()?.to_move(position).ok()
 }
@@ -734,6 +801,8 @@ type Poll = Box<dyn FnMut(&mut State) -> (Vec<String>, Then)>;
 enum Reply {
     Json(u16, Value),
     Stream(Vec<String>, Poll),
+    /// The connection closes without an answer.
+    Lost,
 }
 
 /// A reply, or the text of a 400.
@@ -793,6 +862,9 @@ impl Shared {
         match reply {
             Reply::Json(status, body) => write_json(&mut connection, status, &body),
             Reply::Stream(first, poll) => self.serve_stream(connection, first, poll),
+            Reply::Lost => {
+                let _ = connection.shutdown(Shutdown::Both);
+            }
         }
     }
 
@@ -826,6 +898,9 @@ impl Shared {
             _ if !may_play => Ok(error(403, "Missing scope")),
             ("GET", ["api", "stream", "event"]) => Ok(self.open_events(state, token)),
             ("POST", ["api", "challenge", "ai"]) => self.challenge_ai(state, &form),
+            ("POST", ["api", "broadcast", "round", id, "push"]) => {
+                self.push(state, id, &request.body)
+            }
             ("POST", ["api", "board", "seek"]) => self.seek(state, &form),
             ("POST", ["api", "challenge", id, "accept"]) => self.accept_challenge(state, id),
             ("POST", ["api", "challenge", username]) => self.challenge(state, username, &form),
@@ -926,6 +1001,30 @@ impl Shared {
         let game = Game::new(state.new_id(), "lobby", opponent, &terms);
         state.start_game(game, &self.script);
         Ok(Reply::Stream(Vec::new(), Box::new(seek_matched)))
+    }
+
+    /// A push to a broadcast round (`broadcast-round-broadcastRoundId-push.yaml`): up to 100
+    /// games of PGN; each game's tags and moves, or what is wrong with it.
+    fn push(&self, state: &mut State, id: &str, pgn: &str) -> Handled {
+        if self.script.broadcast_round.as_deref() != Some(id) {
+            return Ok(error(404, "Not found."));
+        }
+        if state.pushes_lost < self.script.lose_pushes {
+            state.pushes_lost += 1;
+            return Ok(Reply::Lost);
+        }
+        let games: Vec<Value> = pgn
+            .split("\n\n[")
+            .map(|game| match read_pgn_game(game) {
+                Ok((tags, moves)) => json!({"tags": tags, "moves": moves}),
+                Err((tags, error)) => json!({"tags": tags, "error": error}),
+            })
+            .collect();
+        if games.len() > 100 {
+            return Err("At most 100 games".into());
+        }
+        state.pushes.push(pgn.to_owned());
+        Ok(Reply::Json(200, json!({"games": games})))
     }
 
     /// The challenged user accepts at once; the game's id is the challenge's.

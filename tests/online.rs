@@ -16,15 +16,15 @@ use std::time::{Duration, Instant};
 
 use boardsight::clock::{Bonus, TimeControl};
 use boardsight::game::TableTags;
-use boardsight::sim::Action;
-use shakmaty::{Piece, Square};
 use boardsight::online::{Opponent, Order, Request};
 use boardsight::protocol::Protocol;
 use boardsight::recognizer::event::uci;
 use boardsight::session::{News, Session};
+use boardsight::sim::Action;
 use common::live::Bench;
 use lichess::{NO_SCOPE_TOKEN, Script, StandIn};
 use shakmaty::uci::UciMove;
+use shakmaty::{Piece, Square};
 
 const TOKEN: &str = "lip_tester";
 
@@ -217,15 +217,13 @@ fn a_bad_token_and_a_token_without_the_scope_are_told_in_plain_words() {
     ] {
         let mut bench = Bench::start(Protocol::Liboard);
         bench.session.keep_news();
-        bench
-            .session
-            .play_online(
-                &server.url,
-                Some(token.into()),
-                false,
-                ai(1),
-                Duration::from_millis(100),
-            );
+        bench.session.play_online(
+            &server.url,
+            Some(token.into()),
+            false,
+            ai(1),
+            Duration::from_millis(100),
+        );
         let mut said = Vec::new();
         until(&mut bench, &mut said, words, |_, said| {
             said.iter().any(|l| l.contains(words))
@@ -338,7 +336,8 @@ fn listen_plays_a_lichess_game_from_a_simulated_board_and_writes_its_pgn() {
         written.contains(&format!("[Site \"{}/{id}\"]", server.url)),
         "{written}"
     );
-    assert!(written.contains("3. Bc4 Nf6"), "{written}");
+    assert!(written.contains("3. Bc4 {"), "{written}");
+    assert!(written.contains("3... Nf6"), "{written}");
     // The server's clocks after every move, the clock, the players and the table's board.
     for tag in [
         "[White \"Tester\"]",
@@ -353,7 +352,7 @@ fn listen_plays_a_lichess_game_from_a_simulated_board_and_writes_its_pgn() {
     // The same game went to the broadcast round as it was played.
     assert!(printed.contains("broadcast: 6 moves"), "{printed}");
     let pushed = server.pushes().last().cloned().unwrap_or_default();
-    assert!(pushed.contains("3. Bc4 Nf6"), "{pushed}");
+    assert!(pushed.contains("3... Nf6"), "{pushed}");
     assert!(pushed.contains("[Board \"2\"]"), "{pushed}");
 }
 
@@ -417,10 +416,16 @@ fn a_move_taken_back_on_the_board_is_taken_back_on_lichess_and_its_successor_sen
     });
     // The pawn goes back by hand.
     bench.perform(Action::Lift(Square::E4));
-    bench.perform(Action::Place(Square::E2, Piece::from_char('P').expect("a pawn")));
-    until(&mut bench, &mut said, "the takeback on lichess", |_, said| {
-        said.iter().any(|l| l.contains("The opponent agreed"))
-    });
+    bench.perform(Action::Place(
+        Square::E2,
+        Piece::from_char('P').expect("a pawn"),
+    ));
+    until(
+        &mut bench,
+        &mut said,
+        "the takeback on lichess",
+        |_, said| said.iter().any(|l| l.contains("The opponent agreed")),
+    );
     assert!(
         said.iter()
             .any(|l| l.contains("taken back on the board: asking the opponent")),

@@ -270,9 +270,13 @@ impl BoardsightApp {
                 request,
                 crate::online::game::RATE_LIMIT_PAUSE,
             ),
-            AppCommand::Broadcast { round, url, token } => {
-                session.broadcast(&url, token, &round, None, crate::online::game::RATE_LIMIT_PAUSE)
-            }
+            AppCommand::Broadcast { round, url, token } => session.broadcast(
+                &url,
+                token,
+                &round,
+                None,
+                crate::online::game::RATE_LIMIT_PAUSE,
+            ),
             AppCommand::StopBroadcast => session.stop_broadcast(),
             AppCommand::SetTable(table) => session.set_table(table),
             AppCommand::OnlineOrder(order) => session.online_order(order),

@@ -213,24 +213,26 @@ fn broadcast(
     }
     let choice = &mut settings.broadcast;
     let mut changed = false;
-    egui::Grid::new("broadcast table").num_columns(2).show(ui, |ui| {
-        for (name, text, hint) in [
-            ("White", &mut choice.white, "name"),
-            ("Black", &mut choice.black, "name"),
-            ("Board", &mut choice.board, "number in the round"),
-        ] {
-            let label = ui.label(name);
-            changed |= ui
-                .add(
-                    egui::TextEdit::singleline(text)
-                        .hint_text(hint)
-                        .desired_width(150.0),
-                )
-                .labelled_by(label.id)
-                .changed();
-            ui.end_row();
-        }
-    });
+    egui::Grid::new("broadcast table")
+        .num_columns(2)
+        .show(ui, |ui| {
+            for (name, text, hint) in [
+                ("White", &mut choice.white, "name"),
+                ("Black", &mut choice.black, "name"),
+                ("Board", &mut choice.board, "number in the round"),
+            ] {
+                let label = ui.label(name);
+                changed |= ui
+                    .add(
+                        egui::TextEdit::singleline(text)
+                            .hint_text(hint)
+                            .desired_width(150.0),
+                    )
+                    .labelled_by(label.id)
+                    .changed();
+                ui.end_row();
+            }
+        });
     let table = choice.table();
     if changed && session.is_broadcasting() {
         out.push(AppCommand::SetTable(table));

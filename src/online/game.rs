@@ -94,7 +94,14 @@ impl OnlineGame {
                 }
             };
             let api = Lichess::new(&base, &token);
-            run(&api, &request, &teller, &ordered, pause, remember.then_some(&*token));
+            run(
+                &api,
+                &request,
+                &teller,
+                &ordered,
+                pause,
+                remember.then_some(&*token),
+            );
         })?
         .detach();
         Ok(Self { orders, news })

@@ -38,8 +38,8 @@ impl BroadcastSeat {
     ) -> Result<(), String> {
         self.stop();
         let every = every.unwrap_or(BROADCAST_EVERY);
-        let broadcast = Broadcast::start(base, token, round, every, pause, wake)
-            .map_err(|e| e.to_string())?;
+        let broadcast =
+            Broadcast::start(base, token, round, every, pause, wake).map_err(|e| e.to_string())?;
         self.status = Some(format!("Broadcasting to round {round}"));
         self.round = round.to_owned();
         self.broadcast = Some(broadcast);

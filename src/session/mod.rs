@@ -7,12 +7,12 @@
 mod activity;
 mod announcer;
 mod autosave;
+mod broadcast;
 mod clock;
 mod engine;
 mod game_view;
 mod illegal;
 mod lights;
-mod broadcast;
 mod online;
 mod record;
 mod recording_summary;

@@ -433,7 +433,9 @@ impl OnlineSeat {
                 .iter()
                 .enumerate()
                 .take(game.moves.len())
-                .filter_map(|(ply, left)| Some((ply + 1, format!("[%clk {}]", ClockTime((*left)?))))),
+                .filter_map(|(ply, left)| {
+                    Some((ply + 1, format!("[%clk {}]", ClockTime((*left)?))))
+                }),
         );
     }
 }

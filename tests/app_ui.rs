@@ -1002,26 +1002,17 @@ fn the_online_section_plays_a_lichess_game_and_resigns_it() {
     let mut harness = app(None, dir.path());
     wait_for(&mut harness, "new game");
     click(&mut harness, "Online section, click to open");
-    // Play needs a token: typed here (or LICHESS_TOKEN), kept only while the app runs.
+    // The token: typed here (else LICHESS_TOKEN's or the system keyring's), kept only while
+    // the app runs unless it is to be kept in the keyring.
     if std::env::var_os("LICHESS_TOKEN").is_none() {
         assert!(
             harness
-                .get_by_label("Play on lichess")
-                .accesskit_node()
-                .is_disabled()
+                .query_by_label("Keep it in the system keyring")
+                .is_none()
         );
-        let field = harness
-            .get_all_by_label("Token")
-            .find(|node| node.accesskit_node().role() == egui::accesskit::Role::PasswordInput)
-            .expect("the token field");
-        field.click();
-        harness.step();
-        harness
-            .get_all_by_label("Token")
-            .find(|node| node.accesskit_node().role() == egui::accesskit::Role::PasswordInput)
-            .expect("the token field")
-            .type_text("lip_app");
+        type_in_field(&mut harness, "Token", "lip_app");
         harness.run_steps(2);
+        harness.get_by_label("Keep it in the system keyring");
         assert!(
             !harness
                 .get_by_label("Play on lichess")
@@ -1073,4 +1064,102 @@ fn the_online_section_plays_a_lichess_game_and_resigns_it() {
     // Over, the section offers a new game again.
     wait_for(&mut harness, "Play on lichess");
     assert!(!harness.state().settings().to_ron().contains("lip_app"));
+}
+
+/// Types `text` into the text field labelled `label`.
+fn type_in_field(
+    harness: &mut egui_kittest::Harness<'_, boardsight::app::BoardsightApp>,
+    label: &str,
+    text: &str,
+) {
+    let is_field = |node: &egui_kittest::Node<'_>| {
+        matches!(
+            node.accesskit_node().role(),
+            egui::accesskit::Role::PasswordInput | egui::accesskit::Role::TextInput
+        )
+    };
+    harness
+        .get_all_by_label(label)
+        .find(is_field)
+        .expect("the field")
+        .click();
+    harness.step();
+    harness
+        .get_all_by_label(label)
+        .find(is_field)
+        .expect("the field")
+        .type_text(text);
+    harness.run_steps(2);
+}
+
+#[test]
+fn the_online_section_broadcasts_the_board_with_the_tables_names() {
+    let round = "appRnd01";
+    let server = lichess::StandIn::start(
+        &["lip_app"],
+        lichess::Script {
+            broadcast_round: Some(round.into()),
+            ..lichess::Script::default()
+        },
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Tall enough for the whole Online section: a field below the fold takes no typing.
+    let mut harness = common::app::first_run(None, Some(dir.path()), egui::vec2(1280.0, 1400.0));
+    harness
+        .state_mut()
+        .push_command(boardsight::app::AppCommand::ShowWelcome(false));
+    wait_for(&mut harness, "new game");
+    // The stand-in, where the settings file may name a lichess of one's own.
+    harness.state_mut().settings_mut().online.lichess_url = server.url.clone();
+    click(&mut harness, "Online section, click to open");
+    if std::env::var_os("LICHESS_TOKEN").is_none() {
+        type_in_field(&mut harness, "Token", "lip_app");
+    }
+    assert!(
+        harness
+            .get_by_label("Broadcast")
+            .accesskit_node()
+            .is_disabled(),
+        "no round yet"
+    );
+    type_in_field(&mut harness, "White", "Ann Able");
+    type_in_field(&mut harness, "Board", "4");
+    type_in_field(&mut harness, "Round", round);
+    click(&mut harness, "Broadcast");
+    wait_for(&mut harness, "Stop broadcasting");
+    play_e4(&mut harness);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !server
+        .pushes()
+        .last()
+        .is_some_and(|pgn| pgn.contains("1. e4"))
+    {
+        assert!(std::time::Instant::now() < deadline, "e4 never pushed");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        harness.step();
+    }
+    let pushed = server.pushes().last().cloned().unwrap_or_default();
+    assert!(pushed.contains("[White \"Ann Able\"]"), "{pushed}");
+    assert!(pushed.contains("[Board \"4\"]"), "{pushed}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !harness
+        .state()
+        .session()
+        .broadcast_status()
+        .is_some_and(|status| status.ends_with("1 move on lichess"))
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the push was never told"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        harness.step();
+    }
+    // The names and the round are kept for the next time; the token is not.
+    let settings = harness.state().settings().to_ron();
+    assert!(settings.contains("Ann Able") && settings.contains(round));
+    assert!(!settings.contains("lip_app"));
+    click(&mut harness, "Stop broadcasting");
+    wait_for(&mut harness, "Broadcast");
+    assert!(!harness.state().session().is_broadcasting());
 }

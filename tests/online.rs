@@ -605,3 +605,126 @@ fn a_broadcast_with_a_token_that_may_not_push_says_so_and_stops() {
         bench.session.broadcast_status()
     );
 }
+
+/// Whether a secret service can be run for a test (dbus-run-session and gnome-keyring); a
+/// failure where `BOARDSIGHT_REQUIRE_KEYRING` asks for one, as `.ci/run` does.
+fn secret_service_available() -> bool {
+    let found = ["dbus-run-session", "gnome-keyring-daemon"]
+        .iter()
+        .all(|tool| {
+            std::process::Command::new("sh")
+                .args(["-c", &format!("command -v {tool}")])
+                .output()
+                .is_ok_and(|out| out.status.success())
+        });
+    assert!(
+        found || std::env::var_os("BOARDSIGHT_REQUIRE_KEYRING").is_none(),
+        "dbus-run-session and gnome-keyring-daemon are needed"
+    );
+    if !found {
+        eprintln!("no dbus-run-session or gnome-keyring-daemon: the keyring is not tried");
+    }
+    found
+}
+
+#[test]
+fn a_token_kept_in_the_system_keyring_plays_when_no_variable_is_set() {
+    if !secret_service_available() {
+        return;
+    }
+    let server = StandIn::start(
+        &["lip_kept"],
+        Script {
+            opponent_moves: vec!["e7e5".into()],
+            reply_after: Duration::from_millis(50),
+            keep_alive: Duration::from_millis(300),
+            ..Script::default()
+        },
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let games = dir.path().join("game.pgn");
+    std::fs::write(&games, "1. e4 e5 *\n").expect("a PGN");
+    let link = dir.path().join("board");
+    let mut simulator = boardsight()
+        .args([
+            "simulate",
+            "--protocol",
+            "liboard",
+            "--speed",
+            "0.5",
+            "--pgn",
+        ])
+        .arg(&games)
+        .arg("--link")
+        .arg(&link)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("simulate starts");
+    common::wait_for_path(&link);
+    // A private D-Bus session with gnome-keyring's Secret Service, unlocked: the token is
+    // kept, used by listen without LICHESS_TOKEN, and forgotten.
+    let script = r#"printf pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+echo lip_kept | "$BS" token || exit 10
+"$BS" listen --protocol liboard --idle-exit 3 --port "$LINK" --lichess ai:1 --lichess-url "$URL"
+played=$?
+"$BS" token --forget || exit 11
+exit $played"#;
+    let run = std::process::Command::new("dbus-run-session")
+        .args(["--", "sh", "-c", script])
+        .env("BS", env!("CARGO_BIN_EXE_boardsight"))
+        .env("LINK", &link)
+        .env("URL", &server.url)
+        .env("HOME", dir.path())
+        .env_remove("LICHESS_TOKEN")
+        .output()
+        .expect("dbus-run-session runs");
+    let _ = simulator.kill();
+    let _ = simulator.wait();
+    let printed = String::from_utf8_lossy(&run.stdout);
+    let errors = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{printed}\n{errors}");
+    assert!(
+        printed.contains("The lichess token is kept in the system keyring."),
+        "{printed}"
+    );
+    assert!(printed.contains("lichess game "), "{printed}");
+    assert!(
+        printed.contains("The lichess token is no longer kept in the system keyring."),
+        "{printed}"
+    );
+    assert_eq!(server.player_moves(), ["e2e4"]);
+    // Never printed.
+    assert!(!printed.contains("lip_kept") && !errors.contains("lip_kept"));
+}
+
+#[test]
+fn without_a_secret_service_the_token_command_says_what_is_missing() {
+    let run = boardsight()
+        .arg("token")
+        .env_remove("DBUS_SESSION_BUS_ADDRESS")
+        .env(
+            "XDG_RUNTIME_DIR",
+            tempfile::tempdir().expect("temp dir").path(),
+        )
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .expect("stdin")
+                .write_all(b"lip_nowhere\n")?;
+            child.wait_with_output()
+        })
+        .expect("token runs");
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("the system keyring cannot be reached"),
+        "{said}"
+    );
+    assert!(!said.contains("lip_nowhere"), "{said}");
+}

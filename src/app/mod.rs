@@ -225,6 +225,11 @@ impl BoardsightApp {
         &self.settings
     }
 
+    /// The settings, to change as the settings file would (tests point lichess elsewhere).
+    pub fn settings_mut(&mut self) -> &mut Settings {
+        &mut self.settings
+    }
+
     pub fn session(&self) -> &Session {
         &self.session
     }

@@ -7,7 +7,7 @@ use egui::RichText;
 
 use super::command::AppCommand;
 use super::settings::{OnlineOpponent, Settings};
-use crate::online::{LICHESS_URL, Opponent, Order, Request};
+use crate::online::{Opponent, Order, Request};
 use crate::session::{Offer, Session};
 
 /// A token typed in the Online section.
@@ -192,7 +192,7 @@ fn game(
                 clock,
                 rated: choice.rated,
             },
-            url: LICHESS_URL.to_owned(),
+            url: choice.lichess_url.clone(),
             token: typed_token.choice(),
             remember: typed_token.remember,
         });
@@ -270,7 +270,7 @@ fn broadcast(
         out.push(AppCommand::SetTable(table));
         out.push(AppCommand::Broadcast {
             round,
-            url: LICHESS_URL.to_owned(),
+            url: settings.online.lichess_url.clone(),
             token: typed_token.choice(),
         });
     }

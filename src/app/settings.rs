@@ -115,6 +115,8 @@ pub struct OnlineChoice {
     /// Minutes + seconds per move.
     pub time_control: String,
     pub rated: bool,
+    /// Where lichess is: lichess.org, or a development server of its own.
+    pub lichess_url: String,
 }
 
 impl Default for OnlineChoice {
@@ -125,6 +127,7 @@ impl Default for OnlineChoice {
             player: String::new(),
             time_control: "10+5".into(),
             rated: false,
+            lichess_url: crate::online::LICHESS_URL.into(),
         }
     }
 }
@@ -354,6 +357,7 @@ mod tests {
                 player: "Maia1".into(),
                 time_control: "15+10".into(),
                 rated: true,
+                lichess_url: "http://localhost:8080".into(),
             },
             broadcast: BroadcastChoice {
                 round: "AbCd1234".into(),

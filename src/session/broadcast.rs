@@ -93,10 +93,12 @@ impl BroadcastSeat {
         let round = &self.round;
         match news {
             BroadcastNews::Pushed { moves } => {
-                heard.lines.push(format!("broadcast: {moves} moves"));
-                self.status = Some(format!(
-                    "Broadcasting to round {round}: {moves} moves on lichess"
-                ));
+                let moves = match moves {
+                    1 => "1 move".to_owned(),
+                    n => format!("{n} moves"),
+                };
+                heard.lines.push(format!("broadcast: {moves}"));
+                self.status = Some(format!("Broadcasting to round {round}: {moves} on lichess"));
             }
             BroadcastNews::Problem(problem) => {
                 heard.lines.push(format!("broadcast: {problem}"));

@@ -204,7 +204,7 @@ fn broadcast(
     ui: &mut egui::Ui,
     session: &Session,
     settings: &mut Settings,
-    typed_token: &mut TypedToken,
+    typed_token: &TypedToken,
     out: &mut Vec<AppCommand>,
 ) {
     ui.label(RichText::new("Broadcast this board").strong());
@@ -212,51 +212,48 @@ fn broadcast(
         ui.add(egui::Label::new(RichText::new(status).small()).wrap());
     }
     let choice = &mut settings.broadcast;
-    let mut changed = false;
+    let broadcasting = session.is_broadcasting();
+    let mut table_changed = false;
     egui::Grid::new("broadcast table")
         .num_columns(2)
         .show(ui, |ui| {
-            for (name, text, hint) in [
-                ("White", &mut choice.white, "name"),
-                ("Black", &mut choice.black, "name"),
-                ("Board", &mut choice.board, "number in the round"),
-            ] {
+            let field = |ui: &mut egui::Ui, name: &str, text: &mut String, hint: &str| {
                 let label = ui.label(name);
-                changed |= ui
+                let response = ui
                     .add(
                         egui::TextEdit::singleline(text)
                             .hint_text(hint)
                             .desired_width(150.0),
                     )
-                    .labelled_by(label.id)
-                    .changed();
+                    .labelled_by(label.id);
                 ui.end_row();
+                response
+            };
+            for (name, text, hint) in [
+                ("White", &mut choice.white, "name"),
+                ("Black", &mut choice.black, "name"),
+                ("Board", &mut choice.board, "number in the round"),
+            ] {
+                table_changed |= field(ui, name, text, hint).changed();
+            }
+            // The round is chosen before broadcasting, not during.
+            if !broadcasting {
+                field(ui, "Round", &mut choice.round, "its id or address").on_hover_text(
+                    "A round of a lichess broadcast you may push to \
+                     (lichess.org/broadcast/new); the token needs the study:write scope",
+                );
             }
         });
     let table = choice.table();
-    if changed && session.is_broadcasting() {
-        out.push(AppCommand::SetTable(table));
-        return;
-    }
-    if session.is_broadcasting() {
+    if broadcasting {
+        if table_changed {
+            out.push(AppCommand::SetTable(table));
+        }
         if ui.button("Stop broadcasting").clicked() {
             out.push(AppCommand::StopBroadcast);
         }
         return;
     }
-    ui.horizontal(|ui| {
-        let label = ui.label("Round");
-        ui.add(
-            egui::TextEdit::singleline(&mut choice.round)
-                .hint_text("its id or address")
-                .desired_width(150.0),
-        )
-        .labelled_by(label.id)
-        .on_hover_text(
-            "A round of a lichess broadcast you may push to (lichess.org/broadcast/new); \
-             the token needs the study:write scope",
-        );
-    });
     let round = crate::online::broadcast::round_id(&choice.round);
     let button = ui
         .add_enabled(round.is_ok(), egui::Button::new("Broadcast"))
@@ -264,9 +261,6 @@ fn broadcast(
     if button.clicked()
         && let Ok(round) = round
     {
-        if typed_token.text.trim().is_empty() {
-            typed_token.remember = false;
-        }
         out.push(AppCommand::SetTable(table));
         out.push(AppCommand::Broadcast {
             round,

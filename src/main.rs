@@ -407,7 +407,10 @@ fn main() -> ExitCode {
                     rated,
                 },
                 url: lichess_url,
-                pause: std::time::Duration::from_secs(lichess_pause),
+                patience: boardsight::online::Patience {
+                    after_429: std::time::Duration::from_secs(lichess_pause),
+                    ..boardsight::online::Patience::default()
+                },
             }),
             speech: speak.then(|| cli::listen::Speech {
                 settings: boardsight::voice::VoiceSettings {

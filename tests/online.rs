@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use boardsight::clock::{Bonus, TimeControl};
 use boardsight::game::TableTags;
-use boardsight::online::{Opponent, Order, Request};
+use boardsight::online::{Opponent, Order, Patience, Request};
 use boardsight::protocol::Protocol;
 use boardsight::recognizer::event::uci;
 use boardsight::session::{News, Session};
@@ -41,6 +41,14 @@ fn ai(level: u8) -> Request {
         opponent: Opponent::Ai(level),
         clock: ten_plus_five(),
         rated: false,
+    }
+}
+
+/// Waits of `after_429` after a 429, and a stream silent for 2 s taken for dead.
+fn patience(after_429: Duration) -> Patience {
+    Patience {
+        after_429,
+        silence: Duration::from_secs(2),
     }
 }
 
@@ -79,9 +87,13 @@ fn until(
 fn online_game(server: &StandIn, level: u8, pause: Duration) -> (Bench, Vec<String>) {
     let mut bench = Bench::start(Protocol::Liboard);
     bench.session.keep_news();
-    bench
-        .session
-        .play_online(&server.url, Some(TOKEN.into()), false, ai(level), pause);
+    bench.session.play_online(
+        &server.url,
+        Some(TOKEN.into()),
+        false,
+        ai(level),
+        patience(pause),
+    );
     let mut said = Vec::new();
     until(&mut bench, &mut said, "the game starts", |_, said| {
         said.iter().any(|l| l.starts_with("lichess game "))
@@ -90,7 +102,7 @@ fn online_game(server: &StandIn, level: u8, pause: Duration) -> (Bench, Vec<Stri
 }
 
 #[test]
-fn a_game_against_lichess_ai_is_played_from_the_board_through_a_429_and_a_dropped_stream() {
+fn a_game_against_lichess_ai_is_played_from_the_board_through_a_429_and_dropped_streams() {
     let server = StandIn::start(
         &[TOKEN],
         Script {
@@ -98,6 +110,7 @@ fn a_game_against_lichess_ai_is_played_from_the_board_through_a_429_and_a_droppe
             reply_after: Duration::from_millis(200),
             too_many_requests_on: Some("/api/account".into()),
             cut_stream_after_moves: Some(3),
+            silence_stream_after_moves: Some(5),
             keep_alive: Duration::from_millis(300),
             ..Script::default()
         },
@@ -160,8 +173,17 @@ fn a_game_against_lichess_ai_is_played_from_the_board_through_a_429_and_a_droppe
         |_, _| server.game_moves() == board,
     );
     assert_eq!(server.player_moves(), ["e2e4", "g1f3", "f1c4", "b1c3"]);
-    // The stream was cut after the third move and opened again; nothing was told twice.
-    assert!(server.game_streams_opened() >= 2, "the stream was reopened");
+    // The stream was cut after the third move, fell silent after the fifth, and was opened
+    // again each time; nothing was told twice.
+    assert!(
+        server.game_streams_opened() >= 3,
+        "the stream was reopened twice"
+    );
+    assert!(
+        said.iter()
+            .any(|l| l.contains("no word from lichess for 2 s): reconnecting")),
+        "{said:#?}"
+    );
     // The event stream, one per token, was opened once; the account asked again after 429.
     assert_eq!(server.event_streams_opened(), 1);
     let accounts = server
@@ -222,7 +244,7 @@ fn a_bad_token_and_a_token_without_the_scope_are_told_in_plain_words() {
             Some(token.into()),
             false,
             ai(1),
-            Duration::from_millis(100),
+            patience(Duration::from_millis(100)),
         );
         let mut said = Vec::new();
         until(&mut bench, &mut said, words, |_, said| {
@@ -470,7 +492,7 @@ fn a_challenge_that_comes_in_is_accepted_and_played_from_the_board() {
         Some(TOKEN.into()),
         false,
         request,
-        Duration::from_millis(100),
+        patience(Duration::from_millis(100)),
     );
     let mut said = Vec::new();
     until(&mut bench, &mut said, "waiting", |_, said| {

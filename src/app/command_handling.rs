@@ -268,7 +268,7 @@ impl BoardsightApp {
                 token,
                 remember,
                 request,
-                crate::online::game::RATE_LIMIT_PAUSE,
+                crate::online::Patience::default(),
             ),
             AppCommand::Broadcast { round, url, token } => session.broadcast(
                 &url,

@@ -63,11 +63,11 @@ pub struct BroadcastTo {
     pub pause: Duration,
 }
 
-/// `listen --lichess`: the game to ask for, where, and the wait after a 429.
+/// `listen --lichess`: the game to ask for, where, and how patient to be.
 pub struct Online {
     pub request: crate::online::Request,
     pub url: String,
-    pub pause: Duration,
+    pub patience: crate::online::Patience,
 }
 
 /// How `listen --speak` speaks.
@@ -148,7 +148,7 @@ pub fn run(options: Options<'_>) -> ExitCode {
             token.clone(),
             false,
             online.request,
-            online.pause,
+            online.patience,
         );
     }
     if let Some(to) = options.broadcast {

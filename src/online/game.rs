@@ -12,7 +12,7 @@ use serde_json::Value;
 use shakmaty::Color;
 
 use super::lichess::{GameState, Lichess, LichessError};
-use super::{Opponent, Request};
+use super::{Opponent, Patience, Request};
 use crate::background::{Wake, WorkerThread};
 
 /// What the owner asks of the game.
@@ -70,15 +70,15 @@ const RECONNECT_AFTER: Duration = Duration::from_secs(1);
 impl OnlineGame {
     /// Signs in at `base` with `token` (the environment's or the system keyring's when
     /// none is given; kept in the keyring once it works, if `remember`), asks for the game
-    /// `request` describes and follows it; `pause` is the wait after a 429 (a minute, but
-    /// for tests).
+    /// `request` describes and follows it, as patient as `patience` says (less only in
+    /// tests).
     pub fn start(
         base: &str,
         token: Option<String>,
         remember: bool,
         request: Request,
         wake: Wake,
-        pause: Duration,
+        patience: Patience,
     ) -> std::io::Result<Self> {
         let (orders, ordered) = mpsc::channel();
         let (tell, news) = mpsc::channel();
@@ -99,7 +99,7 @@ impl OnlineGame {
                 &request,
                 &teller,
                 &ordered,
-                pause,
+                patience,
                 remember.then_some(&*token),
             );
         })?
@@ -158,9 +158,10 @@ fn run(
     request: &Request,
     teller: &Teller,
     orders: &Receiver<Order>,
-    pause: Duration,
+    patience: Patience,
     remember: Option<&str>,
 ) {
+    let pause = patience.after_429;
     let me = match patiently(teller, pause, || api.account()) {
         Ok(name) => {
             teller.tell(OnlineNews::SignedIn(name.clone()));
@@ -292,7 +293,7 @@ fn run(
     let follow = {
         let (api, teller, id) = (api.clone(), teller.clone(), id.clone());
         WorkerThread::spawn("lichess game", move || {
-            follow_game(&api, &id, &teller, pause)
+            follow_game(&api, &id, &teller, patience)
         })
     };
     match follow {
@@ -387,13 +388,18 @@ fn acceptable(challenge: &Value, me: &str, from: Option<&str>) -> Option<(String
 }
 
 /// Reads the game's stream, opening it again when it drops, until the game has ended.
-fn follow_game(api: &Lichess, id: &str, teller: &Teller, pause: Duration) {
+fn follow_game(api: &Lichess, id: &str, teller: &Teller, patience: Patience) {
     loop {
-        let lines = match api.game_stream(id) {
+        let opened = api.game_stream(id).and_then(|lines| {
+            lines
+                .or_silence_after(patience.silence)
+                .map_err(|e| LichessError::Network(e.to_string()))
+        });
+        let lines = match opened {
             Ok(lines) => lines,
             Err(LichessError::RateLimited) => {
                 teller.problem(&LichessError::RateLimited);
-                std::thread::sleep(pause);
+                std::thread::sleep(patience.after_429);
                 continue;
             }
             Err(e @ (LichessError::BadToken | LichessError::MissingScope)) => {
@@ -409,11 +415,15 @@ fn follow_game(api: &Lichess, id: &str, teller: &Teller, pause: Duration) {
             }
         };
         let mut over = false;
+        let mut broke_off = None;
         for line in lines {
             let line = match line {
                 Ok(Some(line)) => line,
                 Ok(None) => continue,
-                Err(_) => break,
+                Err(e) => {
+                    broke_off = Some(e);
+                    break;
+                }
             };
             let state = match line.get("type").and_then(Value::as_str) {
                 Some("gameFull") => line.get("state").and_then(GameState::from_json),
@@ -452,9 +462,10 @@ fn follow_game(api: &Lichess, id: &str, teller: &Teller, pause: Duration) {
             teller.tell(OnlineNews::Ended);
             return;
         }
-        if !teller.tell(OnlineNews::Problem(
-            "the game's connection dropped: reconnecting".into(),
-        )) {
+        let why = broke_off.map_or_else(String::new, |e| format!(" ({e})"));
+        if !teller.tell(OnlineNews::Problem(format!(
+            "the game's connection dropped{why}: reconnecting"
+        ))) {
             return;
         }
         std::thread::sleep(RECONNECT_AFTER);

@@ -3,6 +3,7 @@
 //! in the `Authorization` header only: it is never printed, logged or saved here.
 
 use std::io::{BufRead, BufReader, Read};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -111,6 +112,47 @@ impl Iterator for Lines {
                     .map_err(|e| LichessError::Refused(format!("a line not understood: {e}"))),
             ),
             Err(e) => Some(Err(LichessError::Network(e.to_string()))),
+        }
+    }
+}
+
+impl Lines {
+    /// The same lines, read on a thread of their own, with a silence longer than `limit`
+    /// (no line, not even a keep-alive) as an error: a connection that died without closing
+    /// would otherwise be waited on forever.
+    pub fn or_silence_after(self, limit: Duration) -> std::io::Result<WatchedLines> {
+        let (tell, lines) = mpsc::channel();
+        // Left blocked in a read of a dead connection, it ends with the connection or at its
+        // next line, once nobody listens.
+        crate::background::WorkerThread::spawn("lichess stream", move || {
+            for line in self {
+                if tell.send(line).is_err() {
+                    return;
+                }
+            }
+        })?
+        .detach();
+        Ok(WatchedLines { lines, limit })
+    }
+}
+
+/// Lines that end in an error after too long a silence.
+pub struct WatchedLines {
+    lines: Receiver<Result<Option<Value>, LichessError>>,
+    limit: Duration,
+}
+
+impl Iterator for WatchedLines {
+    type Item = Result<Option<Value>, LichessError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.lines.recv_timeout(self.limit) {
+            Ok(line) => Some(line),
+            Err(RecvTimeoutError::Timeout) => Some(Err(LichessError::Network(format!(
+                "no word from lichess for {} s",
+                self.limit.as_secs_f64()
+            )))),
+            Err(RecvTimeoutError::Disconnected) => None,
         }
     }
 }

@@ -66,6 +66,25 @@ pub struct Request {
     pub rated: bool,
 }
 
+/// How long to wait on lichess: after a 429, and for a word on a stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Patience {
+    /// The wait after lichess answered 429: a full minute, as its documentation asks.
+    pub after_429: std::time::Duration,
+    /// A stream silent this long (lichess sends a keep-alive every few seconds) is taken for
+    /// a dead connection and opened again.
+    pub silence: std::time::Duration,
+}
+
+impl Default for Patience {
+    fn default() -> Self {
+        Self {
+            after_429: game::RATE_LIMIT_PAUSE,
+            silence: std::time::Duration::from_secs(20),
+        }
+    }
+}
+
 /// Where lichess is, unless told otherwise.
 pub const LICHESS_URL: &str = "https://lichess.org";
 

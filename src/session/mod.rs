@@ -559,20 +559,20 @@ impl Session {
 
     /// Plays `request` on lichess at `base` from the board, with `token` (the environment's
     /// or the system keyring's when none is given; kept in the keyring once it works, if
-    /// `remember`); `pause` is the wait after lichess answers 429 (a minute, as it asks;
-    /// shorter only in tests).
+    /// `remember`), as patient as `patience` says (a minute after a 429, as lichess asks;
+    /// less only in tests).
     pub fn play_online(
         &mut self,
         base: &str,
         token: Option<String>,
         remember: bool,
         request: crate::online::Request,
-        pause: Duration,
+        patience: crate::online::Patience,
     ) {
         let wake = self.wake.clone();
         if let Err(e) = self
             .online
-            .start(base, token, remember, request, wake, pause)
+            .start(base, token, remember, request, wake, patience)
         {
             self.notice = Some(format!("lichess: {e}"));
         }

@@ -4,7 +4,7 @@
 //! server's move list is always compared whole with the board's game, so a move neither
 //! goes twice nor is lost across a reconnect.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use shakmaty::uci::UciMove;
 use shakmaty::{Color, Move};
@@ -13,7 +13,7 @@ use super::clock::ClockFace;
 use crate::background::Wake;
 use crate::clock::{ClockTime, TimeControl};
 use crate::game::{Annotation, GameRecord, PgnResult};
-use crate::online::{GameState, OnlineGame, OnlineNews, Order, Request};
+use crate::online::{GameState, OnlineGame, OnlineNews, Order, Patience, Request};
 use crate::recognizer::event::uci;
 use crate::snapshot::Snapshot;
 
@@ -70,8 +70,8 @@ pub struct Heard {
 
 impl OnlineSeat {
     /// Plays `request` on lichess at `base` with `token` (the environment's or the system
-    /// keyring's when none is given; kept there once it works, if `remember`); `pause` is
-    /// the wait after a 429.
+    /// keyring's when none is given; kept there once it works, if `remember`), as patient
+    /// as `patience` says.
     pub fn start(
         &mut self,
         base: &str,
@@ -79,13 +79,13 @@ impl OnlineSeat {
         remember: bool,
         request: Request,
         wake: Wake,
-        pause: Duration,
+        patience: Patience,
     ) -> Result<(), String> {
         *self = Self {
             clock: Some(request.clock),
             ..Self::default()
         };
-        let game = OnlineGame::start(base, token, remember, request, wake, pause)
+        let game = OnlineGame::start(base, token, remember, request, wake, patience)
             .map_err(|e| e.to_string())?;
         self.game = Some(game);
         Ok(())

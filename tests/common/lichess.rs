@@ -64,6 +64,10 @@ pub struct Script {
     /// Drop the game stream's connection, without its last chunk, once the game holds this
     /// many moves (plies). It happens once in the stand-in's life.
     pub cut_stream_after_moves: Option<usize>,
+    /// The game stream falls silent, keep-alives and all, with its connection held open,
+    /// once the game holds this many moves (plies): a connection dead without closing. It
+    /// happens once in the stand-in's life.
+    pub silence_stream_after_moves: Option<usize>,
     /// The opponent leaves once the game holds this many moves (plies): it stops playing and
     /// the game stream says `opponentGone`.
     pub opponent_gone_after_moves: Option<usize>,
@@ -87,6 +91,7 @@ impl Default for Script {
             too_many_requests_on: None,
             cut_stream_after_moves: None,
             opponent_gone_after_moves: None,
+            silence_stream_after_moves: None,
             broadcast_round: None,
             lose_pushes: 0,
         }
@@ -269,6 +274,7 @@ struct State {
     event_streams_opened: usize,
     game_streams_opened: usize,
     stream_cut: bool,
+    stream_silenced: bool,
     games: Vec<Game>,
     /// The PGN of every push the round took, in order.
     pushes: Vec<String>,
@@ -791,6 +797,8 @@ enum Then {
     Wait,
     End,
     Cut,
+    /// Nothing more, not even keep-alives, the connection left open.
+    Silence,
 }
 
 /// Finds a stream's new lines, under the lock, each time the state changes.
@@ -948,6 +956,7 @@ impl Shared {
         let first = vec![game.full_json().to_string()];
         let (id, mut next) = (id.to_string(), game.lines.len());
         let cut_after = self.script.cut_stream_after_moves;
+        let silence_after = self.script.silence_stream_after_moves;
         state.game_streams_opened += 1;
         let poll = move |state: &mut State| -> (Vec<String>, Then) {
             let Some(game) = state.games.iter().find(|game| game.id == id) else {
@@ -955,14 +964,22 @@ impl Shared {
             };
             let new = &game.lines[next..];
             next = game.lines.len();
-            let cut_at = cut_after
-                .filter(|_| !state.stream_cut)
-                .and_then(|cut| new.iter().position(|(_, moves)| *moves >= cut));
-            let end = cut_at.map_or(new.len(), |at| at + 1);
+            let first_at = |after: Option<usize>, done: bool| {
+                after
+                    .filter(|_| !done)
+                    .and_then(|at| new.iter().position(|(_, moves)| *moves >= at))
+            };
+            let cut_at = first_at(cut_after, state.stream_cut);
+            let silent_at = first_at(silence_after, state.stream_silenced);
+            let end = cut_at.or(silent_at).map_or(new.len(), |at| at + 1);
             let lines = new[..end].iter().map(|(line, _)| line.clone()).collect();
             if cut_at.is_some() {
                 state.stream_cut = true;
                 return (lines, Then::Cut);
+            }
+            if silent_at.is_some() {
+                state.stream_silenced = true;
+                return (lines, Then::Silence);
             }
             (lines, if game.is_on() { Then::Wait } else { Then::End })
         };
@@ -1224,6 +1241,12 @@ impl Shared {
                 // No last chunk: to the client, a dropped connection.
                 Then::Cut => {
                     let _ = connection.shutdown(Shutdown::Both);
+                    return;
+                }
+                Then::Silence => {
+                    while !self.stopped() {
+                        thread::sleep(Duration::from_millis(50));
+                    }
                     return;
                 }
             }

@@ -477,6 +477,8 @@ fn a_challenge_that_comes_in_is_accepted_and_played_from_the_board() {
             clock_limit_s: 900,
             increment_s: 10,
             keep_alive: Duration::from_millis(300),
+            // A connection that dies unnoticed while the challenge is awaited.
+            silence_first_event_stream: true,
             ..Script::default()
         },
     );
@@ -503,6 +505,9 @@ fn a_challenge_that_comes_in_is_accepted_and_played_from_the_board() {
         bench.session.online_status().as_deref(),
         Some("Waiting for a challenge from maia1…")
     );
+    until(&mut bench, &mut said, "the silence noticed", |_, _| {
+        server.event_streams_opened() == 2
+    });
     let id = server.incoming_challenge();
     until(&mut bench, &mut said, "the game starts", |_, said| {
         said.contains(&format!("lichess game {id}"))
@@ -685,9 +690,13 @@ fn a_token_kept_in_the_system_keyring_plays_when_no_variable_is_set() {
     common::wait_for_path(&link);
     // A private D-Bus session with gnome-keyring's Secret Service, unlocked: the token is
     // kept, used by listen without LICHESS_TOKEN, and forgotten.
-    let script = r#"printf pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null
-echo lip_kept | "$BS" token || exit 10
-"$BS" listen --protocol liboard --idle-exit 3 --port "$LINK" --lichess ai:1 --lichess-url "$URL"
+    // The daemon may take a moment to take requests on a busy machine.
+    let script = r#"printf pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
+tries=0
+until echo lip_kept | "$BS" token; do
+    tries=$((tries + 1)); [ "$tries" -lt 10 ] || exit 10; sleep 0.5
+done
+"$BS" listen --protocol liboard --idle-exit 5 --port "$LINK" --lichess ai:1 --lichess-url "$URL"
 played=$?
 "$BS" token --forget || exit 11
 exit $played"#;

@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde_json::Value;
 use shakmaty::Color;
 
-use super::lichess::{GameState, Lichess, LichessError};
+use super::lichess::{GameState, Lichess, LichessError, Lines};
 use super::{Opponent, Patience, Request};
 use crate::background::{Wake, WorkerThread};
 
@@ -187,20 +187,12 @@ fn run(
         }
     };
     let (heard, events) = mpsc::channel();
-    let follower = WorkerThread::spawn("lichess events", move || {
-        for line in stream.flatten().flatten() {
-            let event = match line.get("type").and_then(Value::as_str) {
-                Some("gameStart") => line.get("game").cloned().map(Event::GameStart),
-                Some("challenge") => line.get("challenge").cloned().map(Event::Challenge),
-                _ => None,
-            };
-            if let Some(event) = event
-                && heard.send(event).is_err()
-            {
-                return;
-            }
-        }
-    });
+    let follower = {
+        let (api, teller) = (api.clone(), teller.clone());
+        WorkerThread::spawn("lichess events", move || {
+            follow_events(&api, stream, &heard, &teller, patience);
+        })
+    };
     match follower {
         Ok(thread) => thread.detach(),
         Err(e) => {
@@ -252,7 +244,7 @@ fn run(
                     break game;
                 }
             }
-            Ok(Event::Challenge(_)) => {}
+            Ok(Event::Challenge(_) | Event::Reopened) => {}
             Err(RecvTimeoutError::Timeout) => {
                 if owner_gone(orders) {
                     return;
@@ -284,6 +276,8 @@ fn run(
         .and_then(Value::as_str)
         .unwrap_or("the opponent")
         .to_owned();
+    // The event stream's follower stops at its next word: nobody listens any more.
+    drop(events);
     teller.tell(OnlineNews::Started {
         id: id.clone(),
         url: api.game_url(&id),
@@ -332,6 +326,64 @@ fn run(
 enum Event {
     GameStart(Value),
     Challenge(Value),
+    /// The stream was opened again (and whoever listens is still there).
+    Reopened,
+}
+
+/// Passes the event stream's game starts and challenges on until the game has begun (no
+/// one listens then), opening the stream again when it drops or falls silent: lichess then
+/// sends the games in progress and the open challenges again.
+fn follow_events(
+    api: &Lichess,
+    mut stream: Lines,
+    heard: &Sender<Event>,
+    teller: &Teller,
+    patience: Patience,
+) {
+    loop {
+        let lines = match stream.or_silence_after(patience.silence) {
+            Ok(lines) => lines,
+            Err(e) => {
+                teller.tell(OnlineNews::Problem(e.to_string()));
+                return;
+            }
+        };
+        for line in lines {
+            let Ok(Some(line)) = line else {
+                if line.is_err() {
+                    break;
+                }
+                continue;
+            };
+            let event = match line.get("type").and_then(Value::as_str) {
+                Some("gameStart") => line.get("game").cloned().map(Event::GameStart),
+                Some("challenge") => line.get("challenge").cloned().map(Event::Challenge),
+                _ => None,
+            };
+            if let Some(event) = event
+                && heard.send(event).is_err()
+            {
+                return;
+            }
+        }
+        stream = loop {
+            std::thread::sleep(RECONNECT_AFTER);
+            // Nobody waits for a game any more.
+            if heard.send(Event::Reopened).is_err() {
+                return;
+            }
+            match patiently(teller, patience.after_429, || api.events()) {
+                Ok(stream) => break stream,
+                Err(e @ (LichessError::BadToken | LichessError::MissingScope)) => {
+                    teller.problem(&e);
+                    return;
+                }
+                Err(e) => {
+                    teller.problem(&e);
+                }
+            }
+        };
+    }
 }
 
 /// Whether the owner went away (an order before the game is moot).
@@ -354,7 +406,7 @@ fn incoming_challenge(
                     return Some(found);
                 }
             }
-            Ok(Event::GameStart(_)) => {}
+            Ok(Event::GameStart(_) | Event::Reopened) => {}
             Err(RecvTimeoutError::Timeout) if !owner_gone(orders) => {}
             Err(_) => return None,
         }

@@ -68,6 +68,9 @@ pub struct Script {
     /// once the game holds this many moves (plies): a connection dead without closing. It
     /// happens once in the stand-in's life.
     pub silence_stream_after_moves: Option<usize>,
+    /// The first event stream falls silent at once, keep-alives and all, its connection held
+    /// open.
+    pub silence_first_event_stream: bool,
     /// The opponent leaves once the game holds this many moves (plies): it stops playing and
     /// the game stream says `opponentGone`.
     pub opponent_gone_after_moves: Option<usize>,
@@ -92,6 +95,7 @@ impl Default for Script {
             cut_stream_after_moves: None,
             opponent_gone_after_moves: None,
             silence_stream_after_moves: None,
+            silence_first_event_stream: false,
             broadcast_round: None,
             lose_pushes: 0,
         }
@@ -936,7 +940,11 @@ impl Shared {
             .chain(games.map(|game| game.event_line("gameStart")))
             .collect();
         let (token, mut next) = (token.to_string(), state.events.len());
+        let silent = self.script.silence_first_event_stream && serial == 1;
         let poll = move |state: &mut State| -> (Vec<String>, Then) {
+            if silent {
+                return (Vec::new(), Then::Silence);
+            }
             if state.event_stream_of.get(&token) != Some(&serial) {
                 return (Vec::new(), Then::End);
             }

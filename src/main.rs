@@ -386,13 +386,12 @@ fn main() -> ExitCode {
             board,
             broadcast_every,
         }) => cli::listen::run(cli::listen::Options {
-            broadcast: broadcast.map(|round| cli::listen::BroadcastTo {
-                round,
+            broadcast: broadcast.map(|round| boardsight::online::broadcast::BroadcastTo {
                 url: lichess_url.clone(),
                 every: broadcast_every
-                    .filter(|secs| secs.is_finite() && *secs >= 0.0)
-                    .map(std::time::Duration::from_secs_f64),
-                pause: std::time::Duration::from_secs(lichess_pause),
+                    .and_then(|secs| std::time::Duration::try_from_secs_f64(secs).ok()),
+                after_429: std::time::Duration::from_secs(lichess_pause),
+                ..boardsight::online::broadcast::BroadcastTo::lichess(&round)
             }),
             table: boardsight::game::TableTags {
                 white,

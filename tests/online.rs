@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use boardsight::clock::{Bonus, TimeControl};
 use boardsight::game::TableTags;
+use boardsight::online::broadcast::BroadcastTo;
 use boardsight::online::{Opponent, Order, Patience, Request};
 use boardsight::protocol::Protocol;
 use boardsight::recognizer::event::uci;
@@ -547,13 +548,15 @@ fn the_boards_game_is_broadcast_whole_through_a_429_and_a_lost_push() {
         round: Some("3".into()),
         board: Some(7),
     });
-    bench.session.broadcast(
-        &server.url,
-        Some(TOKEN.into()),
-        &format!("https://lichess.org/broadcast/club-night/round-3/{round}"),
-        Some(Duration::from_millis(100)),
-        Duration::from_millis(300),
-    );
+    bench.session.broadcast(BroadcastTo {
+        url: server.url.clone(),
+        token: Some(TOKEN.into()),
+        every: Some(Duration::from_millis(100)),
+        after_429: Duration::from_millis(300),
+        ..BroadcastTo::lichess(&format!(
+            "https://lichess.org/broadcast/club-night/round-3/{round}"
+        ))
+    });
     assert!(bench.session.is_broadcasting());
     let mut said = Vec::new();
     for mv in ["e2e4", "e7e5", "g1f3", "b8c6"] {
@@ -588,12 +591,20 @@ fn the_boards_game_is_broadcast_whole_through_a_429_and_a_lost_push() {
     // Whole games, never more than one per change: pushes waiting were replaced.
     assert!(pushes.len() <= 4, "{pushes:#?}");
     assert!(pushes.iter().all(|pgn| pgn.matches("[Event ").count() == 1));
-    // The last move before the session ends still goes.
+    // The last move goes, and a game begun later on the board is another round's: it does
+    // not take this one's place.
     play_uci(&mut bench, &mut said, "f1c4");
+    bench.perform(Action::SetUp(shakmaty::Chess::default()));
+    until(&mut bench, &mut said, "the new game noticed", |_, said| {
+        said.iter()
+            .any(|l| l.starts_with("broadcast: a new game began on the board"))
+    });
+    play_uci(&mut bench, &mut said, "d2d4");
     bench.session.conclude();
     lines(&mut bench.session, &mut said);
     let last = server.pushes().last().cloned().unwrap_or_default();
     assert!(last.contains("3. Bc4"), "{last}");
+    assert!(server.pushes().iter().all(|pgn| pgn.contains("1. e4")));
     assert!(said.iter().any(|l| l == "broadcast: 5 moves"), "{said:#?}");
     assert!(!bench.session.is_broadcasting());
 }
@@ -610,13 +621,13 @@ fn a_broadcast_with_a_token_that_may_not_push_says_so_and_stops() {
     );
     let mut bench = Bench::start(Protocol::Liboard);
     bench.session.keep_news();
-    bench.session.broadcast(
-        &server.url,
-        Some(NO_SCOPE_TOKEN.into()),
-        round,
-        Some(Duration::from_millis(100)),
-        Duration::from_millis(300),
-    );
+    bench.session.broadcast(BroadcastTo {
+        url: server.url.clone(),
+        token: Some(NO_SCOPE_TOKEN.into()),
+        every: Some(Duration::from_millis(100)),
+        after_429: Duration::from_millis(300),
+        ..BroadcastTo::lichess(round)
+    });
     let mut said = Vec::new();
     play_uci(&mut bench, &mut said, "e2e4");
     until(&mut bench, &mut said, "the refusal", |_, said| {
@@ -633,10 +644,11 @@ fn a_broadcast_with_a_token_that_may_not_push_says_so_and_stops() {
     );
 }
 
-/// Whether a secret service can be run for a test (dbus-run-session and gnome-keyring); a
-/// failure where `BOARDSIGHT_REQUIRE_KEYRING` asks for one, as `.ci/run` does.
+/// Whether a secret service can be run for a test (dbus-run-session, dbus-send and
+/// gnome-keyring); a failure where `BOARDSIGHT_REQUIRE_KEYRING` asks for one, as `.ci/run`
+/// does.
 fn secret_service_available() -> bool {
-    let found = ["dbus-run-session", "gnome-keyring-daemon"]
+    let found = ["dbus-run-session", "dbus-send", "gnome-keyring-daemon"]
         .iter()
         .all(|tool| {
             std::process::Command::new("sh")
@@ -646,7 +658,7 @@ fn secret_service_available() -> bool {
         });
     assert!(
         found || std::env::var_os("BOARDSIGHT_REQUIRE_KEYRING").is_none(),
-        "dbus-run-session and gnome-keyring-daemon are needed"
+        "dbus-run-session, dbus-send and gnome-keyring-daemon are needed"
     );
     if !found {
         eprintln!("no dbus-run-session or gnome-keyring-daemon: the keyring is not tried");
@@ -690,8 +702,14 @@ fn a_token_kept_in_the_system_keyring_plays_when_no_variable_is_set() {
     common::wait_for_path(&link);
     // A private D-Bus session with gnome-keyring's Secret Service, unlocked: the token is
     // kept, used by listen without LICHESS_TOKEN, and forgotten.
-    // The daemon may take a moment to take requests on a busy machine.
+    // The unlocked daemon must own the Secret Service's name before it is asked: else D-Bus
+    // starts a second, locked one for the request.
     let script = r#"printf pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
+tries=0
+until dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+        org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets | grep -q true; do
+    tries=$((tries + 1)); [ "$tries" -lt 50 ] || exit 12; sleep 0.1
+done
 tries=0
 until echo lip_kept | "$BS" token; do
     tries=$((tries + 1)); [ "$tries" -lt 10 ] || exit 10; sleep 0.5
@@ -713,7 +731,11 @@ exit $played"#;
     let _ = simulator.wait();
     let printed = String::from_utf8_lossy(&run.stdout);
     let errors = String::from_utf8_lossy(&run.stderr);
-    assert_eq!(run.status.code(), Some(0), "{printed}\n{errors}");
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "10: not kept, 11: not forgotten, 12: no Secret Service\n{printed}\n{errors}"
+    );
     assert!(
         printed.contains("The lichess token is kept in the system keyring."),
         "{printed}"
@@ -758,4 +780,53 @@ fn without_a_secret_service_the_token_command_says_what_is_missing() {
         "{said}"
     );
     assert!(!said.contains("lip_nowhere"), "{said}");
+}
+
+#[test]
+fn a_takeback_lichess_declines_is_asked_once_and_the_board_put_back_plays_on() {
+    let server = StandIn::start(
+        &[TOKEN],
+        Script {
+            opponent_moves: vec!["e7e5".into()],
+            reply_after: Duration::from_secs(3),
+            decline_takebacks: true,
+            keep_alive: Duration::from_millis(300),
+            ..Script::default()
+        },
+    );
+    let (mut bench, mut said) = online_game(&server, 1, Duration::from_millis(100));
+    play_uci(&mut bench, &mut said, "e2e4");
+    until(&mut bench, &mut said, "e4 on lichess", |_, _| {
+        server.game_moves() == ["e2e4"]
+    });
+    let pawn = Piece::from_char('P').expect("a pawn");
+    bench.perform(Action::Lift(Square::E4));
+    bench.perform(Action::Place(Square::E2, pawn));
+    until(&mut bench, &mut said, "the refusal", |_, said| {
+        said.iter().any(|l| l.contains("No takeback on lichess"))
+    });
+    // Declined: not asked again while the board stays taken back.
+    bench.run_for(Duration::from_millis(800));
+    lines(&mut bench.session, &mut said);
+    let asked = |server: &StandIn, answer: &str| {
+        server
+            .requests()
+            .iter()
+            .filter(|(_, path, _)| path.ends_with(&format!("/takeback/{answer}")))
+            .count()
+    };
+    assert_eq!(asked(&server, "yes"), 1, "{said:#?}");
+    // The pawn back on e4: the game goes on, the opponent's reply awaited and made.
+    bench.perform(Action::Lift(Square::E2));
+    bench.perform(Action::Place(Square::E4, pawn));
+    until(&mut bench, &mut said, "the reply", |bench, _| {
+        bench.session.snapshot().expected_move.is_some()
+    });
+    let reply = bench.session.snapshot().expected_move.expect("a reply");
+    bench.play(reply);
+    play_uci(&mut bench, &mut said, "g1f3");
+    until(&mut bench, &mut said, "Nf3 on lichess", |_, _| {
+        server.game_moves() == ["e2e4", "e7e5", "g1f3"]
+    });
+    assert_eq!(asked(&server, "yes"), 1);
 }

@@ -105,12 +105,7 @@ pub enum AppCommand {
         remember: bool,
     },
     /// Push the board's game to this lichess broadcast round.
-    Broadcast {
-        round: String,
-        url: String,
-        /// `None`: the environment's or the system keyring's.
-        token: Option<String>,
-    },
+    Broadcast(crate::online::broadcast::BroadcastTo),
     StopBroadcast,
     /// The players' names, the round and the board's number for the games' tags.
     SetTable(crate::game::TableTags),

@@ -7,6 +7,7 @@ use egui::RichText;
 
 use super::command::AppCommand;
 use super::settings::{OnlineOpponent, Settings};
+use crate::online::broadcast::BroadcastTo;
 use crate::online::{Opponent, Order, Request};
 use crate::session::{Offer, Session};
 
@@ -262,10 +263,11 @@ fn broadcast(
         && let Ok(round) = round
     {
         out.push(AppCommand::SetTable(table));
-        out.push(AppCommand::Broadcast {
-            round,
+        out.push(AppCommand::Broadcast(BroadcastTo {
             url: settings.online.lichess_url.clone(),
             token: typed_token.choice(),
-        });
+            remember: typed_token.remember,
+            ..BroadcastTo::lichess(&round)
+        }));
     }
 }

@@ -20,6 +20,7 @@ use crate::dgt_serve::VirtualDgtBoard;
 use crate::engine::Strength;
 use crate::files::write_atomically;
 use crate::game::TableTags;
+use crate::online::broadcast::BroadcastTo;
 use crate::pgn::live::LivePgn;
 use crate::protocol::Protocol;
 use crate::recognizer::{BoardOrientation, Config};
@@ -48,19 +49,10 @@ pub struct Options<'a> {
     pub speech: Option<Speech>,
     /// Play a lichess game from the board.
     pub online: Option<Online>,
-    /// Push the board's game to a lichess broadcast round.
+    /// Push the board's game to a lichess broadcast round (the token is found here).
     pub broadcast: Option<BroadcastTo>,
     /// The players' names, the round and the board's number for the games' tags.
     pub table: TableTags,
-}
-
-/// `listen --broadcast`: the round (id or address), where lichess is, the least time
-/// between pushes (lichess's pace unless given) and the wait after a 429.
-pub struct BroadcastTo {
-    pub round: String,
-    pub url: String,
-    pub every: Option<Duration>,
-    pub pause: Duration,
 }
 
 /// `listen --lichess`: the game to ask for, where, and how patient to be.
@@ -109,8 +101,8 @@ pub fn run(options: Options<'_>) -> ExitCode {
         Ok(live) => live,
         Err(e) => return usage_error(&format!("--live-pgn: {e}")),
     };
-    if let Some(round) = &options.broadcast
-        && let Err(problem) = crate::online::broadcast::round_id(&round.round)
+    if let Some(to) = &options.broadcast
+        && let Err(problem) = crate::online::broadcast::round_id(&to.round)
     {
         return usage_error(&format!("--broadcast: {problem}"));
     }
@@ -152,7 +144,7 @@ pub fn run(options: Options<'_>) -> ExitCode {
         );
     }
     if let Some(to) = options.broadcast {
-        session.broadcast(&to.url, token, &to.round, to.every, to.pause);
+        session.broadcast(BroadcastTo { token, ..to });
     }
     if let Some(speech) = options.speech {
         if let Some(dir) = speech.to_wav_files {

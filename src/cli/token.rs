@@ -22,15 +22,20 @@ pub fn run(forget: bool) -> ExitCode {
         };
     }
     let stdin = std::io::stdin();
-    if stdin.is_terminal() {
+    let line = if stdin.is_terminal() {
+        // Typed or pasted at a terminal: not shown, nor left in its scrollback.
         eprintln!(
             "Paste the lichess token (from lichess.org/account/oauth/token) and press Enter:"
         );
-    }
-    let mut line = String::new();
-    if let Err(e) = stdin.lock().read_line(&mut line) {
-        return usage_error(&format!("reading the token: {e}"));
-    }
+        rpassword::read_password()
+    } else {
+        let mut line = String::new();
+        stdin.lock().read_line(&mut line).map(|_| line)
+    };
+    let line = match line {
+        Ok(line) => line,
+        Err(e) => return usage_error(&format!("reading the token: {e}")),
+    };
     let text = line.trim();
     if text.is_empty() || text.chars().any(char::is_whitespace) {
         return usage_error("no token given: paste the token alone on one line");

@@ -7,6 +7,7 @@
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
+use super::Teller;
 use super::lichess::{Lichess, LichessError};
 use crate::background::{Wake, WorkerThread};
 
@@ -23,6 +24,37 @@ pub enum BroadcastNews {
     Problem(String),
 }
 
+/// Where and how to broadcast.
+#[derive(Clone, Debug)]
+pub struct BroadcastTo {
+    /// Where lichess is.
+    pub url: String,
+    /// The round: its id or its address.
+    pub round: String,
+    /// The token (scope `study:write`); the environment's or the system keyring's if none.
+    pub token: Option<String>,
+    /// Keep the token in the system keyring once lichess takes a push.
+    pub remember: bool,
+    /// The least time between pushes: [`BROADCAST_EVERY`] unless given (tests).
+    pub every: Option<Duration>,
+    /// The wait after a 429: a minute, but for tests.
+    pub after_429: Duration,
+}
+
+impl BroadcastTo {
+    /// To `round` on lichess.org, at lichess's pace, with the token found.
+    pub fn lichess(round: &str) -> Self {
+        Self {
+            url: super::LICHESS_URL.into(),
+            round: round.into(),
+            token: None,
+            remember: false,
+            every: None,
+            after_429: super::game::RATE_LIMIT_PAUSE,
+        }
+    }
+}
+
 /// A broadcast round being pushed to.
 pub struct Broadcast {
     /// Declared before `thread`: dropped first, so the thread pushes what is left and ends.
@@ -32,27 +64,27 @@ pub struct Broadcast {
 }
 
 impl Broadcast {
-    /// Pushes to round `round` (its 8-character id) on lichess at `base` with `token` (the
-    /// environment's or the system keyring's when none is given) from now on; `pause` is the
-    /// wait after a 429 (a minute, but for tests).
-    pub fn start(
-        base: &str,
-        token: Option<String>,
-        round: &str,
-        every: Duration,
-        pause: Duration,
-        wake: Wake,
-    ) -> std::io::Result<Self> {
+    /// Pushes to the round `to` names (`round`, its 8-character id) from now on.
+    pub fn start(to: BroadcastTo, round: &str, wake: Wake) -> std::io::Result<Self> {
+        let BroadcastTo {
+            url: base,
+            token,
+            remember,
+            every,
+            after_429: pause,
+            ..
+        } = to;
+        let every = every.unwrap_or(BROADCAST_EVERY);
         let (texts, waiting) = mpsc::channel::<String>();
         let (tell, news) = mpsc::channel();
+        let teller = Teller::new(tell, wake);
         let (base, round) = (base.to_owned(), round.to_owned());
         let thread = WorkerThread::spawn("lichess broadcast", move || {
             // The keyring may be slow to answer: read here, not on the owner's thread.
-            let token = match token.map_or_else(super::token::find, Ok) {
+            let token = match super::token::given_or_found(token) {
                 Ok(token) => token,
                 Err(problem) => {
-                    let _ = tell.send(BroadcastNews::Problem(problem));
-                    wake();
+                    teller.tell(BroadcastNews::Problem(problem));
                     return;
                 }
             };
@@ -61,8 +93,8 @@ impl Broadcast {
                 round,
                 every,
                 pause,
-                tell,
-                wake,
+                teller,
+                remember: remember.then_some(token),
             };
             pusher.run(&waiting);
         })?;
@@ -91,6 +123,12 @@ impl Broadcast {
         self.thread.wait();
         self.news()
     }
+
+    /// Pushes what is left without waiting for it (the pusher ends by itself).
+    pub fn let_go(mut self) {
+        self.texts = None;
+        self.thread.detach();
+    }
 }
 
 /// The round id from an id or a broadcast's address (`https://lichess.org/broadcast/
@@ -113,17 +151,18 @@ struct Pusher {
     round: String,
     every: Duration,
     pause: Duration,
-    tell: Sender<BroadcastNews>,
-    wake: Wake,
+    teller: Teller<BroadcastNews>,
+    /// The token, to keep in the keyring once a push was taken.
+    remember: Option<String>,
 }
 
 impl Pusher {
     fn tell(&self, news: BroadcastNews) {
-        let _ = self.tell.send(news);
-        (self.wake)();
+        self.teller.tell(news);
     }
 
-    fn run(&self, texts: &Receiver<String>) {
+    fn run(mut self, texts: &Receiver<String>) {
+        let mut remember = self.remember.take();
         // The text not yet on lichess, and the last one that is.
         let mut waiting: Option<String> = None;
         let mut pushed: Option<String> = None;
@@ -156,15 +195,20 @@ impl Pusher {
                 continue;
             }
             if !open {
-                // The last push still keeps its distance from the one before.
-                let wait = next_push.saturating_duration_since(Instant::now());
-                std::thread::sleep(wait.min(self.every));
+                // The last push still keeps its distance from the one before (a full
+                // minute after a 429).
+                std::thread::sleep(next_push.saturating_duration_since(Instant::now()));
             }
             next_push = Instant::now() + self.every;
             match self.api.push_broadcast(&self.round, &text) {
                 Ok(moves) => {
                     pushed = Some(text);
                     self.tell(BroadcastNews::Pushed { moves });
+                    if let Some(token) = remember.take()
+                        && let Err(problem) = super::token::remember(&token)
+                    {
+                        self.tell(BroadcastNews::Problem(problem));
+                    }
                 }
                 Err(error @ (LichessError::BadToken | LichessError::MissingScope)) => {
                     // No push can succeed with this token.

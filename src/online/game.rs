@@ -50,6 +50,10 @@ pub enum OnlineNews {
     Chat { from: String, text: String },
     /// Waiting for, or accepting, someone's challenge, in words.
     Waiting(String),
+    /// Something done, in words ("the token is kept in the system keyring").
+    Note(String),
+    /// lichess would not take back the move the player took back on the board.
+    TakebackRefused(String),
     /// Something the player should know: a refused move or request, a dropped connection.
     Problem(String),
     /// The game has ended (its final state came as `State` before).
@@ -82,11 +86,11 @@ impl OnlineGame {
     ) -> std::io::Result<Self> {
         let (orders, ordered) = mpsc::channel();
         let (tell, news) = mpsc::channel();
-        let teller = Teller { to: tell, wake };
+        let teller = Teller::new(tell, wake);
         let base = base.to_owned();
         WorkerThread::spawn("lichess requests", move || {
             // The keyring may be slow to answer: read here, not on the owner's thread.
-            let token = match token.map_or_else(super::token::find, Ok) {
+            let token = match super::token::given_or_found(token) {
                 Ok(token) => token,
                 Err(problem) => {
                     teller.tell(OnlineNews::Problem(problem));
@@ -117,21 +121,9 @@ impl OnlineGame {
     }
 }
 
-/// Sends news and wakes the owner.
-#[derive(Clone)]
-struct Teller {
-    to: Sender<OnlineNews>,
-    wake: Wake,
-}
+type Teller = super::Teller<OnlineNews>;
 
 impl Teller {
-    /// Whether the owner is still there.
-    fn tell(&self, news: OnlineNews) -> bool {
-        let there = self.to.send(news).is_ok();
-        (self.wake)();
-        there
-    }
-
     fn problem(&self, error: &LichessError) -> bool {
         self.tell(OnlineNews::Problem(error.to_string()))
     }
@@ -167,7 +159,7 @@ fn run(
             teller.tell(OnlineNews::SignedIn(name.clone()));
             if let Some(token) = remember {
                 teller.tell(match super::token::remember(token) {
-                    Ok(()) => OnlineNews::Waiting("the token is kept in the system keyring".into()),
+                    Ok(()) => OnlineNews::Note("the token is kept in the system keyring".into()),
                     Err(problem) => OnlineNews::Problem(problem),
                 });
             }
@@ -216,12 +208,22 @@ fn run(
                 Some(name) => format!("waiting for a challenge from {name}"),
                 None => "waiting for a challenge".into(),
             }));
-            match incoming_challenge(&events, &me, from.as_deref(), orders) {
-                Some((id, words)) => {
-                    teller.tell(OnlineNews::Waiting(format!("accepting {words}")));
-                    patiently(teller, pause, || api.accept(&id)).map(|()| Some(id))
+            // A challenge withdrawn before it is accepted: the next one, then.
+            loop {
+                let Some((id, words)) = incoming_challenge(&events, &me, from.as_deref(), orders)
+                else {
+                    return;
+                };
+                teller.tell(OnlineNews::Waiting(format!("accepting {words}")));
+                match patiently(teller, pause, || api.accept(&id)) {
+                    Ok(()) => break Ok(Some(id)),
+                    Err(e @ (LichessError::BadToken | LichessError::MissingScope)) => {
+                        break Err(e);
+                    }
+                    Err(e) => {
+                        teller.problem(&e);
+                    }
                 }
-                None => return,
             }
         }
     };
@@ -236,15 +238,11 @@ fn run(
     let game = loop {
         match events.recv_timeout(Duration::from_secs(1)) {
             Ok(Event::GameStart(game)) => {
-                let id = game
-                    .get("gameId")
-                    .or_else(|| game.get("id"))
-                    .and_then(Value::as_str);
-                if wanted.is_none() || id == wanted.as_deref() {
+                if wanted.is_none() || game_id(&game) == wanted.as_deref() {
                     break game;
                 }
             }
-            Ok(Event::Challenge(_) | Event::Reopened) => {}
+            Ok(Event::Challenge(_) | Event::Alive) => {}
             Err(RecvTimeoutError::Timeout) => {
                 if owner_gone(orders) {
                     return;
@@ -258,12 +256,7 @@ fn run(
             }
         }
     };
-    let Some(id) = game
-        .get("gameId")
-        .or_else(|| game.get("id"))
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-    else {
+    let Some(id) = game_id(&game).map(str::to_owned) else {
         return;
     };
     let color = match game.get("color").and_then(Value::as_str) {
@@ -317,7 +310,10 @@ fn run(
             Some(action) => api.act(&id, action),
         });
         if let Err(e) = done {
-            teller.tell(OnlineNews::Problem(format!("{what}: {e}")));
+            teller.tell(match order {
+                Order::Takeback(true) => OnlineNews::TakebackRefused(e.to_string()),
+                _ => OnlineNews::Problem(format!("{what}: {e}")),
+            });
         }
     }
 }
@@ -326,8 +322,8 @@ fn run(
 enum Event {
     GameStart(Value),
     Challenge(Value),
-    /// The stream was opened again (and whoever listens is still there).
-    Reopened,
+    /// The stream goes on (a keep-alive, or opened again): whoever listens is still there.
+    Alive,
 }
 
 /// Passes the event stream's game starts and challenges on until the game has begun (no
@@ -349,17 +345,17 @@ fn follow_events(
             }
         };
         for line in lines {
-            let Ok(Some(line)) = line else {
-                if line.is_err() {
-                    break;
-                }
-                continue;
+            let event = match line {
+                Ok(Some(line)) => match line.get("type").and_then(Value::as_str) {
+                    Some("gameStart") => line.get("game").cloned().map(Event::GameStart),
+                    Some("challenge") => line.get("challenge").cloned().map(Event::Challenge),
+                    _ => Some(Event::Alive),
+                },
+                // A keep-alive: still worth asking whether anyone listens.
+                Ok(None) => Some(Event::Alive),
+                Err(_) => break,
             };
-            let event = match line.get("type").and_then(Value::as_str) {
-                Some("gameStart") => line.get("game").cloned().map(Event::GameStart),
-                Some("challenge") => line.get("challenge").cloned().map(Event::Challenge),
-                _ => None,
-            };
+            // Nobody waits for a game any more: the stream is let go.
             if let Some(event) = event
                 && heard.send(event).is_err()
             {
@@ -368,8 +364,7 @@ fn follow_events(
         }
         stream = loop {
             std::thread::sleep(RECONNECT_AFTER);
-            // Nobody waits for a game any more.
-            if heard.send(Event::Reopened).is_err() {
+            if heard.send(Event::Alive).is_err() {
                 return;
             }
             match patiently(teller, patience.after_429, || api.events()) {
@@ -384,6 +379,13 @@ fn follow_events(
             }
         };
     }
+}
+
+/// A `gameStart`'s game id.
+fn game_id(game: &Value) -> Option<&str> {
+    game.get("gameId")
+        .or_else(|| game.get("id"))
+        .and_then(Value::as_str)
 }
 
 /// Whether the owner went away (an order before the game is moot).
@@ -406,7 +408,7 @@ fn incoming_challenge(
                     return Some(found);
                 }
             }
-            Ok(Event::GameStart(_) | Event::Reopened) => {}
+            Ok(Event::GameStart(_) | Event::Alive) => {}
             Err(RecvTimeoutError::Timeout) if !owner_gone(orders) => {}
             Err(_) => return None,
         }
@@ -478,7 +480,17 @@ fn follow_game(api: &Lichess, id: &str, teller: &Teller, patience: Patience) {
                 }
             };
             let state = match line.get("type").and_then(Value::as_str) {
-                Some("gameFull") => line.get("state").and_then(GameState::from_json),
+                Some("gameFull") => line
+                    .get("state")
+                    .and_then(GameState::from_json)
+                    .map(|state| {
+                        let clock = line.get("clock");
+                        let ms = |key: &str| clock.and_then(|c| c.get(key)).and_then(Value::as_u64);
+                        GameState {
+                            clock_ms: ms("initial").zip(ms("increment")),
+                            ..state
+                        }
+                    }),
                 Some("gameState") => GameState::from_json(&line),
                 Some("opponentGone") => {
                     teller.tell(OnlineNews::OpponentGone {

@@ -32,6 +32,9 @@ pub enum LichessError {
     Network(String),
 }
 
+/// How long a request (not a stream) may take, answer and all.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// A game's state as its stream tells it: always the whole game's moves.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameState {
@@ -45,6 +48,8 @@ pub struct GameState {
     /// A side offering a draw, or asking to take back its last move.
     pub draw_offer: Option<Color>,
     pub takeback_offer: Option<Color>,
+    /// The game's clock, initial time and increment in ms (a `gameFull` tells it).
+    pub clock_ms: Option<(u64, u64)>,
 }
 
 impl GameState {
@@ -81,6 +86,7 @@ impl GameState {
             },
             draw_offer: side("wdraw", "bdraw"),
             takeback_offer: side("wtakeback", "btakeback"),
+            clock_ms: None,
         })
     }
 }
@@ -202,28 +208,43 @@ impl Lichess {
             401 => LichessError::BadToken,
             403 if said.to_lowercase().contains("scope") => LichessError::MissingScope,
             429 => LichessError::RateLimited,
+            // lichess down or restarting: to be tried again, not a refusal.
+            500.. => LichessError::Network(format!("lichess answered {status}")),
             _ => LichessError::Refused(said),
         })
     }
 
-    fn get(&self, path: &str) -> Result<ureq::http::Response<ureq::Body>, LichessError> {
-        Self::checked(
-            self.agent
-                .get(&self.url(path))
-                .header("Authorization", &self.bearer())
-                .call(),
-        )
+    /// A GET; `whole` for a request (not a stream), which must be answered in time.
+    fn get(
+        &self,
+        path: &str,
+        whole: bool,
+    ) -> Result<ureq::http::Response<ureq::Body>, LichessError> {
+        let request = self
+            .agent
+            .get(&self.url(path))
+            .header("Authorization", &self.bearer())
+            .config()
+            .timeout_global(whole.then_some(REQUEST_TIMEOUT))
+            .build();
+        Self::checked(request.call())
     }
 
+    /// A POST of `form`; `whole` for one that must be answered in time (not a seek, which
+    /// lasts until someone takes it).
     fn post(
         &self,
         path: &str,
         form: &[(&str, String)],
+        whole: bool,
     ) -> Result<ureq::http::Response<ureq::Body>, LichessError> {
         let request = self
             .agent
             .post(&self.url(path))
-            .header("Authorization", &self.bearer());
+            .header("Authorization", &self.bearer())
+            .config()
+            .timeout_global(whole.then_some(REQUEST_TIMEOUT))
+            .build();
         let response = if form.is_empty() {
             request.send_empty()
         } else {
@@ -242,7 +263,7 @@ impl Lichess {
 
     /// The account's name: the token works.
     pub fn account(&self) -> Result<String, LichessError> {
-        let account = Self::json(self.get("/api/account")?)?;
+        let account = Self::json(self.get("/api/account", true)?)?;
         Ok(account
             .get("username")
             .and_then(Value::as_str)
@@ -262,7 +283,7 @@ impl Lichess {
         let mut form = Self::clock_form(clock);
         form.push(("level", level.to_string()));
         form.push(("color", "random".into()));
-        let game = Self::json(self.post("/api/challenge/ai", &form)?)?;
+        let game = Self::json(self.post("/api/challenge/ai", &form, true)?)?;
         id_of(&game)
     }
 
@@ -276,7 +297,7 @@ impl Lichess {
         let mut form = Self::clock_form(clock);
         form.push(("rated", rated.to_string()));
         form.push(("color", "random".into()));
-        let answer = Self::json(self.post(&format!("/api/challenge/{name}"), &form)?)?;
+        let answer = Self::json(self.post(&format!("/api/challenge/{name}"), &form, true)?)?;
         answer
             .get("challenge")
             .map_or_else(|| id_of(&answer), id_of)
@@ -284,7 +305,7 @@ impl Lichess {
 
     /// Accepts the challenge `id`.
     pub fn accept(&self, id: &str) -> Result<(), LichessError> {
-        self.post(&format!("/api/challenge/{id}/accept"), &[])
+        self.post(&format!("/api/challenge/{id}/accept"), &[], true)
             .map(drop)
     }
 
@@ -296,7 +317,7 @@ impl Lichess {
             ("increment", (clock.bonus_ms / 1000).to_string()),
             ("rated", rated.to_string()),
         ];
-        let response = self.post("/api/board/seek", &form)?;
+        let response = self.post("/api/board/seek", &form, false)?;
         // The seek lasts while its response is open: read it to its end.
         let mut reader = response.into_body().into_reader();
         let mut sink = Vec::new();
@@ -317,7 +338,7 @@ impl Lichess {
     }
 
     fn stream(&self, path: &str) -> Result<Lines, LichessError> {
-        let response = self.get(path)?;
+        let response = self.get(path, false)?;
         let reader: Box<dyn Read + Send> = Box::new(response.into_body().into_reader());
         Ok(Lines {
             reader: BufReader::new(reader),
@@ -332,8 +353,15 @@ impl Lichess {
             .post(&self.url(&format!("/api/broadcast/round/{round}/push")))
             .header("Authorization", &self.bearer())
             .header("Content-Type", "text/plain; charset=utf-8")
+            .config()
+            .timeout_global(Some(REQUEST_TIMEOUT))
+            .build()
             .send(pgn);
-        let answer = Self::json(Self::checked(response)?)?;
+        // An answer cut short is the network's fault: the push is tried again.
+        let answer = Self::json(Self::checked(response)?).map_err(|e| match e {
+            LichessError::Refused(words) => LichessError::Network(words),
+            other => other,
+        })?;
         let games = answer
             .get("games")
             .and_then(Value::as_array)
@@ -353,14 +381,14 @@ impl Lichess {
 
     /// Plays `uci` in game `id`.
     pub fn play(&self, id: &str, uci: &str) -> Result<(), LichessError> {
-        self.post(&format!("/api/board/game/{id}/move/{uci}"), &[])
+        self.post(&format!("/api/board/game/{id}/move/{uci}"), &[], true)
             .map(drop)
     }
 
     /// `resign`, `abort`, `claim-victory`, `draw/yes`, `draw/no`, `takeback/yes`, … in
     /// game `id`.
     pub fn act(&self, id: &str, action: &str) -> Result<(), LichessError> {
-        self.post(&format!("/api/board/game/{id}/{action}"), &[])
+        self.post(&format!("/api/board/game/{id}/{action}"), &[], true)
             .map(drop)
     }
 }

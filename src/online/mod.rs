@@ -66,6 +66,34 @@ pub struct Request {
     pub rated: bool,
 }
 
+/// Sends a worker's news to its owner and wakes it.
+pub(crate) struct Teller<N> {
+    to: std::sync::mpsc::Sender<N>,
+    wake: crate::background::Wake,
+}
+
+impl<N> Clone for Teller<N> {
+    fn clone(&self) -> Self {
+        Self {
+            to: self.to.clone(),
+            wake: self.wake.clone(),
+        }
+    }
+}
+
+impl<N> Teller<N> {
+    pub(crate) fn new(to: std::sync::mpsc::Sender<N>, wake: crate::background::Wake) -> Self {
+        Self { to, wake }
+    }
+
+    /// Whether the owner is still there.
+    pub(crate) fn tell(&self, news: N) -> bool {
+        let there = self.to.send(news).is_ok();
+        (self.wake)();
+        there
+    }
+}
+
 /// How long to wait on lichess: after a 429, and for a word on a stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Patience {

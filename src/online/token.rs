@@ -49,6 +49,12 @@ pub fn find() -> Result<String, String> {
     ))
 }
 
+/// `token` if given, else the environment's or the secret store's (which may take a while:
+/// not for the UI thread).
+pub fn given_or_found(token: Option<String>) -> Result<String, String> {
+    token.map_or_else(find, Ok)
+}
+
 /// Keeps `token` in the system's secret store.
 pub fn remember(token: &str) -> Result<(), String> {
     entry()?

@@ -1,16 +1,21 @@
 //! The broadcast part: the board's game pushed to a lichess broadcast round as it is
 //! played, the whole game each time it changes, with the table's players and board number.
 
-use std::time::Duration;
-
 use crate::background::Wake;
-use crate::online::broadcast::BROADCAST_EVERY;
+use crate::game::GameRecord;
+use crate::online::broadcast::BroadcastTo;
 use crate::online::{Broadcast, BroadcastNews};
 
 #[derive(Default)]
 pub struct BroadcastSeat {
     broadcast: Option<Broadcast>,
     round: String,
+    /// The session's game that is broadcast: the one on the board when the broadcast
+    /// began (or the first with a move, if that one had none). A later game on the board
+    /// is another round's.
+    game: Option<usize>,
+    /// A later game was told not to go to this round.
+    told_later_game: bool,
     /// The text last handed over, so an unchanged game is not pushed again.
     handed: Option<String>,
     /// How the broadcast stands, in words.
@@ -25,28 +30,20 @@ pub struct BroadcastHeard {
 }
 
 impl BroadcastSeat {
-    /// Pushes to `round` on lichess at `base` with `token` (scope `study:write`; the
-    /// environment's or the system keyring's when none is given) from now on; `every` is the least time between pushes (`BROADCAST_EVERY` but for tests).
-    pub fn start(
-        &mut self,
-        base: &str,
-        token: Option<String>,
-        round: &str,
-        every: Option<Duration>,
-        pause: Duration,
-        wake: Wake,
-    ) -> Result<(), String> {
-        self.stop();
-        let every = every.unwrap_or(BROADCAST_EVERY);
-        let broadcast =
-            Broadcast::start(base, token, round, every, pause, wake).map_err(|e| e.to_string())?;
+    /// Pushes to the round `to` names from now on.
+    pub fn start(&mut self, to: BroadcastTo, wake: Wake) -> Result<(), String> {
+        self.let_go();
+        let round = crate::online::broadcast::round_id(&to.round)?;
+        let round = &round;
+        let broadcast = Broadcast::start(to, round, wake).map_err(|e| e.to_string())?;
         self.status = Some(format!("Broadcasting to round {round}"));
         self.round = round.to_owned();
         self.broadcast = Some(broadcast);
         Ok(())
     }
 
-    /// Stops pushing, after the last change is pushed; returns what became of it.
+    /// Stops pushing once the last change is pushed, waiting for it; returns what became
+    /// of it.
     pub fn stop(&mut self) -> BroadcastHeard {
         let mut heard = BroadcastHeard::default();
         if let Some(broadcast) = self.broadcast.take() {
@@ -54,9 +51,40 @@ impl BroadcastSeat {
                 self.hear_one(news, &mut heard);
             }
         }
-        self.handed = None;
-        self.status = None;
+        *self = Self::default();
         heard
+    }
+
+    /// Stops pushing once the last change is pushed, without waiting for it (a window
+    /// must not freeze on the network).
+    pub fn let_go(&mut self) {
+        if let Some(broadcast) = self.broadcast.take() {
+            broadcast.let_go();
+        }
+        *self = Self::default();
+    }
+
+    /// Which of `games` is broadcast, and once, a word when a later game began on the
+    /// board (it is not pushed to this round).
+    pub fn game_of(&mut self, games: &[GameRecord]) -> (Option<usize>, Option<String>) {
+        let Some(last) = games.len().checked_sub(1) else {
+            return (None, None);
+        };
+        let game = match self.game {
+            Some(game) if game < last && games[game].moves.is_empty() => last,
+            Some(game) => game.min(last),
+            None => last,
+        };
+        self.game = Some(game);
+        let word = (game < last && !self.told_later_game).then(|| {
+            self.told_later_game = true;
+            format!(
+                "a new game began on the board; round {} keeps the game before it. To \
+                 broadcast the new one, stop and broadcast again (to the next round)",
+                self.round
+            )
+        });
+        (Some(game), word)
     }
 
     pub fn is_on(&self) -> bool {

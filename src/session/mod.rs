@@ -636,22 +636,9 @@ impl Session {
         &self.table
     }
 
-    /// Pushes the board's game to the lichess broadcast round `round` (an id or its
-    /// address) from now on, with `token` (scope `study:write`; the environment's or the
-    /// system keyring's when none is given); `every` is the least time
-    /// between pushes (lichess's pace unless given), `pause` the wait after a 429.
-    pub fn broadcast(
-        &mut self,
-        base: &str,
-        token: Option<String>,
-        round: &str,
-        every: Option<Duration>,
-        pause: Duration,
-    ) {
-        let started = crate::online::broadcast::round_id(round).and_then(|round| {
-            self.broadcast
-                .start(base, token, &round, every, pause, self.wake.clone())
-        });
+    /// Pushes the board's game to the lichess broadcast round `to` names from now on.
+    pub fn broadcast(&mut self, to: crate::online::broadcast::BroadcastTo) {
+        let started = self.broadcast.start(to, self.wake.clone());
         match started {
             Ok(()) => self.push_broadcast(),
             Err(problem) => {
@@ -661,10 +648,9 @@ impl Session {
         }
     }
 
-    /// Stops broadcasting, once the last change is pushed.
+    /// Stops broadcasting once the last change is pushed, without waiting for it.
     pub fn stop_broadcast(&mut self) {
-        let heard = self.broadcast.stop();
-        self.tell_broadcast(heard);
+        self.broadcast.let_go();
     }
 
     /// How the broadcast stands, in words, while there is one.
@@ -676,17 +662,22 @@ impl Session {
         self.broadcast.is_on()
     }
 
-    /// The board's game, as its PGN, to the broadcast (the last game once one has begun).
+    /// The broadcast game, as its PGN, to the round.
     fn push_broadcast(&mut self) {
         if !self.broadcast.is_on() {
             return;
         }
-        let games = &self.snapshot.games;
-        let Some(last) = games.len().checked_sub(1) else {
+        let (game, word) = self.broadcast.game_of(&self.snapshot.games);
+        if let Some(word) = word {
+            self.notice = Some(format!("Broadcast: {word}"));
+            self.tell(News::Said(format!("broadcast: {word}")));
+        }
+        let Some(game) = game else {
             return;
         };
+        let games = &self.snapshot.games;
         let annotations = self.annotations(games);
-        let text = session_pgn(&games[last..], &annotations[last..]);
+        let text = session_pgn(&games[game..=game], &annotations[game..=game]);
         self.broadcast.on_game(text);
     }
 

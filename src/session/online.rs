@@ -11,7 +11,7 @@ use shakmaty::{Color, Move};
 
 use super::clock::ClockFace;
 use crate::background::Wake;
-use crate::clock::{ClockTime, TimeControl};
+use crate::clock::{Bonus, ClockTime, TimeControl};
 use crate::game::{Annotation, GameRecord, PgnResult};
 use crate::online::{GameState, OnlineGame, OnlineNews, Order, Patience, Request};
 use crate::recognizer::event::uci;
@@ -38,6 +38,12 @@ pub struct OnlineSeat {
     sent: Vec<(usize, String)>,
     /// A takeback asked for while the server's game had this many plies.
     asked_takeback: Option<usize>,
+    /// lichess or the opponent said no to a takeback: not asked again until the board
+    /// rejoins the game.
+    declined: bool,
+    /// The session's game (its index) played online: the one on the board when the online
+    /// game began, or the next to begin if that one had moves.
+    board_game: Option<usize>,
     /// The server showed the player's takeback offer standing.
     takeback_offered: bool,
     /// The ply whose opponent's move was last told.
@@ -142,6 +148,17 @@ impl OnlineSeat {
                     heard.lines.push(format!("lichess: {words}"));
                     self.waiting = Some(words);
                 }
+                OnlineNews::Note(words) => heard.lines.push(format!("lichess: {words}")),
+                OnlineNews::TakebackRefused(why) => {
+                    let words = format!(
+                        "lichess would not take the move back ({why}): put the moves back on \
+                         the board as they were played"
+                    );
+                    self.asked_takeback = None;
+                    self.declined = true;
+                    heard.lines.push(format!("lichess: {words}"));
+                    heard.notice = Some(words);
+                }
                 OnlineNews::Started {
                     id,
                     url,
@@ -156,6 +173,13 @@ impl OnlineSeat {
                     self.id = Some((id, url));
                     self.color = Some(color);
                     self.opponent = opponent;
+                    // An online game starts from the start: a game on the board with moves
+                    // is an earlier one.
+                    let games = &snapshot.games;
+                    self.board_game = Some(match games.last() {
+                        Some(last) if last.moves.is_empty() => games.len() - 1,
+                        _ => games.len(),
+                    });
                 }
                 OnlineNews::State(state) => {
                     if state.is_over() && !self.ended {
@@ -164,6 +188,24 @@ impl OnlineSeat {
                             .push(format!("lichess result: {}", result_words(&state)));
                     }
                     self.ended |= state.is_over();
+                    if let Some(clock) = state.clock_ms {
+                        self.clock = Some(TimeControl {
+                            base_ms: clock.0,
+                            bonus_ms: clock.1,
+                            bonus: Bonus::Increment,
+                        });
+                    }
+                    // Moves taken back (either side's takeback): what was sent from there on
+                    // may go again.
+                    let plies = state.moves.len();
+                    if self
+                        .server_moves()
+                        .is_some_and(|before| plies < before.len())
+                    {
+                        self.sent.retain(|(ply, _)| *ply < plies);
+                        self.clock_after.truncate(plies);
+                        self.told_ply = None;
+                    }
                     if let Some(words) = self.hear_takeback(&state) {
                         heard.lines.push(format!("lichess: {words}"));
                         heard.notice = Some(words);
@@ -261,7 +303,13 @@ impl OnlineSeat {
             parted => parted,
         }
         .or_else(|| {
+            // In step with lichess again: a takeback still asked for is withdrawn.
             self.told_divergence = false;
+            self.declined = false;
+            if self.asked_takeback.take().is_some() {
+                self.takeback_offered = false;
+                self.order(Order::Takeback(false));
+            }
             None
         })?;
         if self.ended || players_last.is_none_or(|last| ply > last) {
@@ -277,7 +325,7 @@ impl OnlineSeat {
                 "The board left the game on lichess: set it back to the game there".into()
             });
         }
-        if self.asked_takeback == Some(server) {
+        if self.asked_takeback == Some(server) || self.declined {
             return None;
         }
         self.asked_takeback = Some(server);
@@ -291,11 +339,7 @@ impl OnlineSeat {
         let asked = self.asked_takeback?;
         let color = self.color?;
         if state.moves.len() < asked {
-            // Taken back: what was sent from there on may go again.
             self.asked_takeback = None;
-            self.told_ply = None;
-            self.sent.retain(|(ply, _)| *ply < state.moves.len());
-            self.clock_after.truncate(state.moves.len());
             return Some("The opponent agreed: the move is taken back on lichess too".into());
         }
         if state.takeback_offer == Some(color) {
@@ -303,6 +347,7 @@ impl OnlineSeat {
         } else if self.takeback_offered || state.is_over() || state.moves.len() > asked {
             self.asked_takeback = None;
             self.takeback_offered = false;
+            self.declined = true;
             return Some(
                 "No takeback on lichess: put the moves back on the board as they were played"
                     .into(),
@@ -356,9 +401,6 @@ impl OnlineSeat {
             .map(<[String]>::to_vec)
             .unwrap_or_default();
         let board = Self::board_moves(snapshot);
-        if self.asked_takeback.is_some() {
-            return;
-        }
         for (ply, uci) in board.iter().enumerate().skip(server.len()) {
             let sent = (ply, uci.clone());
             if mover(ply) == color
@@ -394,13 +436,16 @@ impl OnlineSeat {
     }
 
     /// The online game's tags and `[%clk]` comments: its lichess address, the players, the
-    /// clock, the server's times after each move and the result lichess gave. The online
-    /// game is the session's last.
+    /// clock, the server's times after each move and the result lichess gave.
     pub fn annotate(&self, games: &[GameRecord], annotations: &mut [Annotation]) {
         let (Some((_, url)), Some(color)) = (&self.id, self.color) else {
             return;
         };
-        let Some(((tags, comments), game)) = annotations.iter_mut().zip(games).next_back() else {
+        let Some(index) = self.board_game else {
+            return;
+        };
+        let (Some((tags, comments)), Some(game)) = (annotations.get_mut(index), games.get(index))
+        else {
             return;
         };
         tags.site = url.clone();

@@ -74,6 +74,8 @@ pub struct Script {
     /// The opponent leaves once the game holds this many moves (plies): it stops playing and
     /// the game stream says `opponentGone`.
     pub opponent_gone_after_moves: Option<usize>,
+    /// The opponent declines the player's takebacks (it agrees unless told).
+    pub decline_takebacks: bool,
     /// The broadcast round that may be pushed to (`/api/broadcast/round/{id}/push`).
     pub broadcast_round: Option<String>,
     /// The network loses this many pushes at first: read, then the connection closed
@@ -96,6 +98,7 @@ impl Default for Script {
             opponent_gone_after_moves: None,
             silence_stream_after_moves: None,
             silence_first_event_stream: false,
+            decline_takebacks: false,
             broadcast_round: None,
             lose_pushes: 0,
         }
@@ -1151,6 +1154,14 @@ impl Shared {
                 (true, true) => {
                     let plies = if game.turn() == player { 1 } else { 2 };
                     game.take_back(plies, reply_after);
+                }
+                // The stand-in's opponent declines at once if the script says so: the
+                // offer shows, then is gone.
+                (true, false) if game.has_moved(player) && self.script.decline_takebacks => {
+                    game.takeback_offer = Some(player);
+                    game.push_state();
+                    game.takeback_offer = None;
+                    game.push_state();
                 }
                 // The stand-in's opponent agrees to the player's at once.
                 (true, false) if game.has_moved(player) => {

@@ -259,6 +259,34 @@ fn boardsight() -> std::process::Command {
     std::process::Command::new(env!("CARGO_BIN_EXE_boardsight"))
 }
 
+/// `simulate` playing `pgn` as a LiBoard at half speed, linked at `dir/board`, once the link
+/// is there.
+fn simulated_liboard(
+    dir: &std::path::Path,
+    pgn: &str,
+) -> (std::process::Child, std::path::PathBuf) {
+    let games = dir.join("game.pgn");
+    std::fs::write(&games, pgn).expect("a PGN");
+    let link = dir.join("board");
+    let simulator = boardsight()
+        .args([
+            "simulate",
+            "--protocol",
+            "liboard",
+            "--speed",
+            "0.5",
+            "--pgn",
+        ])
+        .arg(&games)
+        .arg("--link")
+        .arg(&link)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("simulate starts");
+    common::wait_for_path(&link);
+    (simulator, link)
+}
+
 #[test]
 fn listen_without_a_token_says_where_to_make_one() {
     let out = boardsight()
@@ -294,25 +322,7 @@ fn listen_plays_a_lichess_game_from_a_simulated_board_and_writes_its_pgn() {
         },
     );
     let dir = tempfile::tempdir().expect("temp dir");
-    let games = dir.path().join("game.pgn");
-    std::fs::write(&games, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 *\n").expect("a PGN");
-    let link = dir.path().join("board");
-    let mut simulator = boardsight()
-        .args([
-            "simulate",
-            "--protocol",
-            "liboard",
-            "--speed",
-            "0.5",
-            "--pgn",
-        ])
-        .arg(&games)
-        .arg("--link")
-        .arg(&link)
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("simulate starts");
-    common::wait_for_path(&link);
+    let (mut simulator, link) = simulated_liboard(dir.path(), "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 *\n");
     let pgn = dir.path().join("out.pgn");
     let listen = boardsight()
         .args([
@@ -681,25 +691,7 @@ fn a_token_kept_in_the_system_keyring_plays_when_no_variable_is_set() {
         },
     );
     let dir = tempfile::tempdir().expect("temp dir");
-    let games = dir.path().join("game.pgn");
-    std::fs::write(&games, "1. e4 e5 *\n").expect("a PGN");
-    let link = dir.path().join("board");
-    let mut simulator = boardsight()
-        .args([
-            "simulate",
-            "--protocol",
-            "liboard",
-            "--speed",
-            "0.5",
-            "--pgn",
-        ])
-        .arg(&games)
-        .arg("--link")
-        .arg(&link)
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("simulate starts");
-    common::wait_for_path(&link);
+    let (mut simulator, link) = simulated_liboard(dir.path(), "1. e4 e5 *\n");
     // A private D-Bus session with gnome-keyring's Secret Service, unlocked: the token is
     // kept, used by listen without LICHESS_TOKEN, and forgotten.
     // The unlocked daemon must own the Secret Service's name before it is asked: else D-Bus

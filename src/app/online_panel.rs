@@ -50,7 +50,7 @@ fn token_entry(ui: &mut egui::Ui, typed_token: &mut TypedToken) {
         ui.add(
             egui::TextEdit::singleline(&mut typed_token.text)
                 .password(true)
-                .hint_text("the keyring's, or type one")
+                .hint_text("empty: the keyring's")
                 .desired_width(150.0),
         )
         .labelled_by(label.id)
@@ -124,7 +124,8 @@ fn game(
     }
     token_entry(ui, typed_token);
     let choice = &mut settings.online;
-    ui.horizontal(|ui| {
+    // Four choices: they wrap rather than pass the panel's edge.
+    ui.horizontal_wrapped(|ui| {
         ui.radio_value(&mut choice.opponent, OnlineOpponent::Ai, "AI");
         ui.radio_value(&mut choice.opponent, OnlineOpponent::Seek, "Seek");
         ui.radio_value(&mut choice.opponent, OnlineOpponent::Player, "Player");

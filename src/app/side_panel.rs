@@ -215,8 +215,9 @@ pub fn computer_summary(session: &Session) -> Summary {
 
 /// "Playing white against Maia1 · https://lichess.org/abcd1234".
 pub fn online_summary(session: &Session) -> Summary {
-    match session.online_status() {
-        Some(status) => Summary {
+    let broadcast = session.broadcast_status();
+    match (session.online_status(), broadcast) {
+        (Some(status), _) => Summary {
             health: if session.is_online() {
                 Health::Good
             } else {
@@ -224,7 +225,11 @@ pub fn online_summary(session: &Session) -> Summary {
             },
             text: status,
         },
-        None => Summary {
+        (None, Some(broadcast)) => Summary {
+            text: broadcast.to_owned(),
+            health: Health::Good,
+        },
+        (None, None) => Summary {
             text: "Not playing on lichess".into(),
             health: Health::Idle,
         },

@@ -152,7 +152,7 @@ const FLOORS: &[(&str, f64)] = &[
     ("lively change", 0.16),
     ("lively poll", 0.16),
     ("unseen change", 0.66),
-    ("unseen poll", 0.16),
+    ("unseen poll", 0.33),
 ];
 
 #[test]

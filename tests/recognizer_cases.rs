@@ -713,6 +713,17 @@ fn an_off_centre_pawn_is_followed_unseen_until_it_is_straightened() {
 }
 
 #[test]
+fn an_unseen_pawn_is_proved_by_the_same_players_next_move_landing_where_it_left() {
+    let result = run("unseen-refilled", None);
+    assert_eq!(games(&result), expected_games("unseen-refilled"));
+    assert_eq!(trace(&result, "unseen"), vec!["unseen g3"]);
+    // Decided as the bishop lands on g2 (17000), and the board is not left illegal.
+    assert_eq!(time_of(&result, "unseen g3"), Some(17_000));
+    assert_eq!(time_of(&result, "f1g2 5:Bg2"), Some(17_000));
+    assert!(trace(&result, "illegal").len() <= 1);
+}
+
+#[test]
 fn an_unseen_pawn_move_is_told_by_the_capture_only_it_could_make() {
     // 1... c6 unseen; 3... cxd5 is possible from c6, not from c5.
     let result = run("unseen-moved", None);

@@ -750,7 +750,13 @@ impl Recognizer {
                     }
                     None if in_progress.is_none()
                         && (self.explain_with_dead_sensor(stamp)
-                            || self.explain_with_unseen_piece(stamp)) => {}
+                            || self.explain_with_unseen_piece(stamp, None)) => {}
+                    // Read as both players' hands at once; but the player who would hold a
+                    // piece has since moved another, after the reply: the first one was set
+                    // down, unseen.
+                    None if in_progress.is_some_and(|c| c >= IN_PROGRESS + SECOND_HAND)
+                        && self.mover_lifted_twice_around_a_reply()
+                        && self.explain_with_unseen_piece(stamp, in_progress) => {}
                     _ => self.show_unfinished(in_progress.is_some()),
                 }
             }
@@ -881,7 +887,7 @@ impl Recognizer {
         suspects &= self.steady & !self.dead();
         // Every suspect whose story is cheapest becomes a line: later readings tell them
         // apart (a sensor taken for dead that changes was not).
-        self.explain_with_blind_square(suspects, Blind::Dead, stamp)
+        self.explain_with_blind_square(suspects, Blind::Dead, stamp, None)
     }
 
     /// Nothing explains the board: perhaps a piece was set down off-centre, where its
@@ -889,26 +895,49 @@ impl Recognizer {
     /// position (or the last move, revised) could have landed on unseen, where the mover
     /// has left its square; takes those whose story is cheapest. The continuation proves
     /// it: a story must go on after the unseen landing.
-    fn explain_with_unseen_piece(&mut self, stamp: Stamp) -> bool {
+    fn explain_with_unseen_piece(&mut self, stamp: Stamp, rival: Option<u32>) -> bool {
         let view = self.view();
         let line = &self.lines[0];
         let mut suspects = Bitboard::EMPTY;
-        for node in &line.nodes[line.ply_count().saturating_sub(1)..] {
-            let left = view.missing(node.occupancy);
-            for &(m, _) in node.legal_moves() {
-                let print = moves::footprint(m);
-                if !(print.lifted & left).is_empty() {
-                    suspects |= print.landing() & !self.sensed;
+        match rival {
+            None => {
+                for node in &line.nodes[line.ply_count().saturating_sub(1)..] {
+                    let left = view.missing(node.occupancy);
+                    for &(m, _) in node.legal_moves() {
+                        let print = moves::footprint(m);
+                        if !(print.lifted & left).is_empty() {
+                            suspects |= print.landing() & !self.sensed;
+                        }
+                    }
+                }
+            }
+            // Over two hands: a move of the side to move whose piece left before the reply's
+            // did (its square may be filled again by the next move's piece).
+            Some(_) => {
+                let current = line.current();
+                let since = current.since;
+                let lifted = self.evidence.departed_since(since);
+                let reply_lifted = (lifted & current.position.them())
+                    .into_iter()
+                    .filter_map(|sq| self.evidence.last_departure(sq, since))
+                    .min();
+                for &(m, _) in current.legal_moves() {
+                    let left = m
+                        .from()
+                        .and_then(|from| self.evidence.last_departure(from, since));
+                    if matches!((left, reply_lifted), (Some(left), Some(reply)) if left < reply) {
+                        suspects |= moves::footprint(m).landing() & !self.sensed;
+                    }
                 }
             }
         }
         suspects &= !line.blind();
         // A square that has never read anything may as well be a dead sensor, which is
         // tried for it first (while the line has none).
-        if line.dead.is_empty() {
+        if line.dead.is_empty() && rival.is_none() {
             suspects &= !self.steady;
         }
-        self.explain_with_blind_square(suspects, Blind::Unseen, stamp)
+        self.explain_with_blind_square(suspects, Blind::Unseen, stamp, rival)
     }
 
     /// Tries each suspect square as one whose reading is not to be believed; the stories
@@ -920,11 +949,24 @@ impl Recognizer {
         suspects: Bitboard,
         blind: Blind,
         stamp: Stamp,
+        rival: Option<u32>,
     ) -> bool {
         let mut found: Vec<(usize, Explanation)> = Vec::new();
         for square in suspects {
             let blinded = Bitboard::from_square(square);
-            let mut stories = self.explanations_seeing(!blinded, false);
+            // Over two hands, the next move's piece may have landed where the unseen one left.
+            let refilled = match rival {
+                Some(_) => {
+                    self.evidence.departed_since(self.lines[0].current().since)
+                        & self.lines[0].current().occupancy
+                        & self.sensed
+                }
+                None => Bitboard::EMPTY,
+            };
+            // Over two hands, a search of its own on a board already read otherwise: on the
+            // likeliest line only.
+            let mut stories =
+                self.explanations_moving_from(!blinded, false, refilled, rival.is_some());
             stories.retain(|(_, e)| {
                 // An unseen piece must have landed there in the story.
                 let lands_there = || {
@@ -936,6 +978,7 @@ impl Recognizer {
                     && e.out_of_order == 0
                     && e.cost > 0
                     && (blind == Blind::Dead || lands_there())
+                    && rival.is_none_or(|rival| self.proven_by_the_next_move(e, square, rival))
             });
             found.extend(stories.into_iter().map(|(i, e)| {
                 let e = match blind {
@@ -957,6 +1000,39 @@ impl Recognizer {
         found.retain(|(_, e)| e.cost == min);
         self.advance(found, stamp);
         true
+    }
+
+    /// Since the last move the side to move has lifted two pieces and the other side one, as
+    /// an unseen landing, its reply and the next move would: a cheap look before a search.
+    fn mover_lifted_twice_around_a_reply(&self) -> bool {
+        let current = self.lines[0].current();
+        let lifted = self.evidence.departed_since(current.since);
+        let position = &current.position;
+        (lifted & position.us()).count() >= 2 && !(lifted & position.them()).is_empty()
+    }
+
+    /// Over a board read as two hands at once (`rival`, that reading's cost): a story of the
+    /// unseen landing on `square`, the reply, and the same player's next move, whose piece
+    /// left after the reply's landed: the hand that held the first piece was free again.
+    fn proven_by_the_next_move(&self, e: &Explanation, square: Square, rival: u32) -> bool {
+        let [first, reply, next] = e.moves.as_slice() else {
+            return false;
+        };
+        let since = self.lines[0].current().since;
+        let landed = moves::footprint(*reply)
+            .filled
+            .into_iter()
+            .filter_map(|sq| self.evidence.last_arrival(sq, since))
+            .max();
+        let left = next
+            .from()
+            .and_then(|from| self.evidence.last_departure(from, since));
+        e.undo == 0
+            && moves::footprint(*first).landing().contains(square)
+            && e.unproven == 0
+            && e.untouched == 0
+            && e.cost <= rival + search::REVISION_COST
+            && matches!((landed, left), (Some(landed), Some(left)) if left.t > landed.t)
     }
 
     /// Tells listeners of the pieces the most likely line has unseen, and of those seen again.
@@ -1009,6 +1085,7 @@ impl Recognizer {
             evidence: &self.evidence,
             promotion: Role::Queen,
             accept_unproven_last: false,
+            left_and_refilled: Bitboard::EMPTY,
         };
         let found = explain(&fresh, &ctx);
         match found.as_slice() {
@@ -1029,15 +1106,28 @@ impl Recognizer {
         live: Bitboard,
         accept_unproven_last: bool,
     ) -> Vec<(usize, Explanation)> {
+        self.explanations_moving_from(live, accept_unproven_last, Bitboard::EMPTY, false)
+    }
+
+    /// The same, where a story may also move pieces from `left_and_refilled`; on the
+    /// likeliest line only if `likeliest_only`.
+    fn explanations_moving_from(
+        &self,
+        live: Bitboard,
+        accept_unproven_last: bool,
+        left_and_refilled: Bitboard,
+        likeliest_only: bool,
+    ) -> Vec<(usize, Explanation)> {
         let ctx = SearchContext {
             sensed: self.sensed,
             live,
             evidence: &self.evidence,
             promotion: self.pending_promotion(),
             accept_unproven_last,
+            left_and_refilled,
         };
-        let mut found: Vec<(usize, Explanation)> = self
-            .lines
+        let lines = if likeliest_only { 1 } else { self.lines.len() };
+        let mut found: Vec<(usize, Explanation)> = self.lines[..lines]
             .iter()
             .enumerate()
             .flat_map(|(i, line)| explain(line, &ctx).into_iter().map(move |e| (i, e)))

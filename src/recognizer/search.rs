@@ -16,6 +16,8 @@ use super::moves::{footprint, promotion_role, slide_way, touched_squares};
 /// Costs, in tenths of a ply: shorter stories win, proven captures beat unproven ones.
 pub const PLY: u32 = 10;
 const REVISION: u32 = 5;
+/// A revision's cost, for margins elsewhere.
+pub const REVISION_COST: u32 = REVISION;
 const TAKEBACK: u32 = 2;
 /// A capture no sensor saw, followed by a ply, must be dearer than reading the same board
 /// as one move with the other player's hand on a piece (`SECOND_HAND`).
@@ -61,6 +63,9 @@ pub struct SearchContext<'a> {
     pub promotion: Role,
     /// At the end of a session a piece that never came down again is taken as a capture.
     pub accept_unproven_last: bool,
+    /// Squares a story may move a piece from though they read occupied now: the sensors saw
+    /// them left, and another piece may have landed there since.
+    pub left_and_refilled: Bitboard,
 }
 
 impl SearchContext<'_> {
@@ -209,7 +214,8 @@ impl Search<'_, '_> {
         }
         let print = footprint(m);
         // A moving piece leaves a square that ends empty, or one it reached earlier in the sequence.
-        if (print.vacated & (self.vacated | earlier_destinations | self.ctx.dead())).is_empty() {
+        let origins = self.vacated | earlier_destinations | self.ctx.dead();
+        if (print.vacated & (origins | self.ctx.left_and_refilled)).is_empty() {
             return;
         }
         // Where it lands must end occupied, unless a later ply can move it on.
@@ -217,7 +223,8 @@ impl Search<'_, '_> {
         if plies_left < 3 && !(lands & !self.ctx.sensed & self.ctx.live).is_empty() {
             return;
         }
-        if plies_left < 3 && !(print.filled & self.ctx.live & !self.filled).is_empty() {
+        let may_fill = self.filled | self.ctx.left_and_refilled;
+        if plies_left < 3 && !(print.filled & self.ctx.live & !may_fill).is_empty() {
             return;
         }
         path.push(m);
@@ -226,8 +233,9 @@ impl Search<'_, '_> {
         }
         let destinations = earlier_destinations | lands;
         // The next mover needs a piece on a square a story may move from.
-        let next_mover_can_move =
-            !(position.them() & (self.vacated | destinations | self.ctx.dead())).is_empty();
+        let next_mover_can_move = !(position.them()
+            & (self.vacated | destinations | self.ctx.dead() | self.ctx.left_and_refilled))
+            .is_empty();
         if plies_left > 1 && next_mover_can_move {
             let mut next = position.clone();
             next.play_unchecked(m);

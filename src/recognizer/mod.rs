@@ -894,7 +894,8 @@ impl Recognizer {
     /// sensor does not see it, and the game went on. Tries the squares a move of the
     /// position (or the last move, revised) could have landed on unseen, where the mover
     /// has left its square; takes those whose story is cheapest. The continuation proves
-    /// it: a story must go on after the unseen landing.
+    /// it: a story must go on after the unseen landing. Over a board read as two hands at
+    /// once (`rival`, that reading's cost), only a story the next move proves.
     fn explain_with_unseen_piece(&mut self, stamp: Stamp, rival: Option<u32>) -> bool {
         let view = self.view();
         let line = &self.lines[0];
@@ -952,17 +953,16 @@ impl Recognizer {
         rival: Option<u32>,
     ) -> bool {
         let mut found: Vec<(usize, Explanation)> = Vec::new();
+        // Over two hands, the next move's piece may have landed where the unseen one left.
+        let current = self.lines[0].current();
+        let refilled = match rival {
+            Some(_) => {
+                self.evidence.departed_since(current.since) & current.occupancy & self.sensed
+            }
+            None => Bitboard::EMPTY,
+        };
         for square in suspects {
             let blinded = Bitboard::from_square(square);
-            // Over two hands, the next move's piece may have landed where the unseen one left.
-            let refilled = match rival {
-                Some(_) => {
-                    self.evidence.departed_since(self.lines[0].current().since)
-                        & self.lines[0].current().occupancy
-                        & self.sensed
-                }
-                None => Bitboard::EMPTY,
-            };
             // Over two hands, a search of its own on a board already read otherwise: on the
             // likeliest line only.
             let mut stories =

@@ -34,10 +34,9 @@ impl BroadcastSeat {
     pub fn start(&mut self, to: BroadcastTo, wake: Wake) -> Result<(), String> {
         self.let_go();
         let round = crate::online::broadcast::round_id(&to.round)?;
-        let round = &round;
-        let broadcast = Broadcast::start(to, round, wake).map_err(|e| e.to_string())?;
+        let broadcast = Broadcast::start(to, &round, wake).map_err(|e| e.to_string())?;
         self.status = Some(format!("Broadcasting to round {round}"));
-        self.round = round.to_owned();
+        self.round = round;
         self.broadcast = Some(broadcast);
         Ok(())
     }

@@ -724,6 +724,33 @@ fn an_unseen_pawn_is_proved_by_the_same_players_next_move_landing_where_it_left(
 }
 
 #[test]
+fn a_pawn_slid_past_a_square_and_left_unseen_is_revised_onto_where_it_rests() {
+    let result = run("unseen-slid-past", None);
+    assert_eq!(games(&result), expected_games("unseen-slid-past"));
+    assert_eq!(trace(&result, "unseen"), vec!["unseen c4"]);
+    // Decided when White lifts another piece (g2 at 12440): the hand that held the pawn
+    // was free. Never an alarm.
+    assert_eq!(time_of(&result, "revise c2c3 c2c4 3:c4"), Some(12_440));
+    assert!(trace(&result, "illegal").is_empty());
+}
+
+#[test]
+fn a_piece_straightened_moves_later_revises_the_capture_it_was_read_as() {
+    let result = run("unseen-straightened-late", None);
+    assert_eq!(games(&result), expected_games("unseen-straightened-late"));
+    assert!(trace(&result, "revise").contains(&"revise a4b5 a4b3 13:Bb3".to_owned()));
+    // The bishop reads on b3 from 59500; the next move (c3, at 63250) is read on the
+    // revised game, with no alarm once it is straightened.
+    assert_eq!(time_of(&result, "revise a4b5 a4b3 13:Bb3"), Some(63_250));
+    assert!(
+        result
+            .events
+            .iter()
+            .all(|e| e.t < 59_500 || !e.to_string().contains("illegal"))
+    );
+}
+
+#[test]
 fn an_unseen_pawn_move_is_told_by_the_capture_only_it_could_make() {
     // 1... c6 unseen; 3... cxd5 is possible from c6, not from c5.
     let result = run("unseen-moved", None);

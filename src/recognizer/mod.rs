@@ -11,6 +11,7 @@ pub mod health;
 mod line;
 mod moves;
 mod orientation;
+mod repair;
 mod search;
 
 use std::sync::Arc;
@@ -313,7 +314,8 @@ impl Recognizer {
     pub fn tick(&mut self, t: Millis) -> Vec<Event> {
         let still_since = self.now.t;
         let waiting = matches!(self.status, BoardStatus::Waiting { .. });
-        if !waiting
+        let illegal = matches!(self.status, BoardStatus::Illegal { .. });
+        if !(waiting || illegal)
             || self.rival.is_some()
             || self.awaiting.is_some()
             || self.decided_still_at == Some(self.now)
@@ -322,6 +324,18 @@ impl Recognizer {
             return Vec::new();
         }
         self.decided_still_at = Some(self.now);
+        if illegal {
+            // A piece that has read for a while where the line has none may be one set down
+            // unseen long ago, now straightened.
+            let stamp = self
+                .evidence
+                .stamp(still_since.saturating_add(self.config.still_ms));
+            if self.repair_with_unseen_landing(stamp) {
+                self.now = stamp;
+                self.decided_still_at = Some(stamp);
+            }
+            return std::mem::take(&mut self.events);
+        }
         let lifted = self.view().missing(self.expected_occupancy());
         let placed = self.view().extra(self.expected_occupancy());
         let found = self.explanations(true);
@@ -750,7 +764,8 @@ impl Recognizer {
                     }
                     None if in_progress.is_none()
                         && (self.explain_with_dead_sensor(stamp)
-                            || self.explain_with_unseen_piece(stamp, None)) => {}
+                            || self.explain_with_unseen_piece(stamp, None)
+                            || self.repair_with_unseen_landing(stamp)) => {}
                     // Read as both players' hands at once; but the player who would hold a
                     // piece has since moved another, after the reply: the first one was set
                     // down, unseen.
@@ -1027,10 +1042,16 @@ impl Recognizer {
         let left = next
             .from()
             .and_then(|from| self.evidence.last_departure(from, since));
+        // Every square a hand left is the story's, or has its piece back (straightened).
+        let touched = e
+            .moves
+            .iter()
+            .fold(Bitboard::EMPTY, |all, &m| all | touched_squares(m));
+        let left_empty = self.evidence.departed_since(since) & !self.sensed & !touched;
         e.undo == 0
             && moves::footprint(*first).landing().contains(square)
             && e.unproven == 0
-            && e.untouched == 0
+            && left_empty.is_empty()
             && e.cost <= rival + search::REVISION_COST
             && matches!((landed, left), (Some(landed), Some(left)) if left.t > landed.t)
     }

@@ -1,0 +1,208 @@
+//! A line stuck on a board nothing explains may have read an earlier move's landing wrongly:
+//! the piece came to rest elsewhere, off-centre, where its sensor did not see it (a slid
+//! pawn that passed one square and stopped on the next, a bishop set down beside a pawn it
+//! was read to have taken). The game since then is kept; only where that piece stands
+//! changes.
+
+use shakmaty::{Bitboard, Move, Position};
+
+use super::line::{Line, Node};
+use super::search::{IN_PROGRESS, PLY, SearchContext, explain, in_progress_cost};
+use super::{Recognizer, Stamp};
+
+/// How many plies back a move may be found to have ended elsewhere, unseen.
+const DEEPEST: usize = 6;
+/// How many plies back a move may be found to have ended on a square that reads a piece
+/// the line does not have: a piece straightened long after it was set down.
+const DEEPEST_SEEN: usize = 80;
+/// A repaired line must come this close to the board before a search is tried on it.
+const MOST_SQUARES_APART: usize = 4;
+/// Rewriting a move already several plies old costs more than any one-ply story.
+const REPAIR: u32 = 2 * PLY;
+
+impl Recognizer {
+    /// Nothing explains the board: tries each recent move of the likeliest line as one whose
+    /// piece came to rest on another square of its reach, unseen there unless it reads
+    /// occupied now, with the later moves played as they were. A repaired line must explain
+    /// the board (a ply or two on, or a move under way), and the game must prove the unseen
+    /// piece: its side has moved again since, or its square now reads it.
+    pub(super) fn repair_with_unseen_landing(&mut self, stamp: Stamp) -> bool {
+        let line = &self.lines[0];
+        let n = line.ply_count();
+        let played = line.moves();
+        let deepest = DEEPEST_SEEN.min(n.saturating_sub(line.pinned));
+        // A piece straightened reads from then on; noise and passing hands do not last.
+        let appeared = self
+            .view()
+            .extra(line.current().occupancy)
+            .into_iter()
+            .filter(|&square| {
+                self.evidence
+                    .last_arrival(square, Stamp::default())
+                    .is_none_or(|arrival| stamp.t >= arrival.t + self.config.still_ms)
+            })
+            .collect::<Bitboard>();
+        let ctx = SearchContext {
+            sensed: self.sensed,
+            live: self.view().live,
+            evidence: &self.evidence,
+            promotion: self.pending_promotion(),
+            accept_unproven_last: false,
+            left_and_refilled: Bitboard::EMPTY,
+        };
+        // Each repair's cost, how far back, the move it puts there and the moves after.
+        let mut found: Vec<(u32, Repair)> = Vec::new();
+        for back in 2..=deepest {
+            let base = n - back;
+            let recorded = played[base];
+            let Some(from) = recorded.from() else {
+                continue;
+            };
+            // Unseen, its piece was read where it passed: a square empty since before the
+            // last move (a piece knocked over by the hand now moving is not this).
+            let passed = recorded.to();
+            let left_long_ago = back <= DEEPEST
+                && self
+                    .view()
+                    .missing(line.current().occupancy)
+                    .contains(passed)
+                && self
+                    .evidence
+                    .last_departure(passed, line.current().since)
+                    .is_none();
+            if !left_long_ago && appeared.is_empty() {
+                continue;
+            }
+            for &(alternative, _) in line.nodes[base].legal_moves() {
+                let landing = alternative.to();
+                let seen_now = appeared.contains(landing);
+                if alternative == recorded
+                    || alternative.from() != Some(from)
+                    || alternative.is_castle()
+                    || line.blind().contains(landing)
+                    || !(seen_now || (left_long_ago && !self.sensed.contains(landing)))
+                {
+                    continue;
+                }
+                let repair = Repair {
+                    back,
+                    alternative,
+                    onward: Vec::new(),
+                };
+                // Only the repaired part: the search goes forward from its end.
+                let Some(mut tail) = replayed(line, base, &repair, &played[base + 1..]) else {
+                    continue;
+                };
+                if !seen_now && tail.current().occupancy.contains(landing) {
+                    tail.unseen |= Bitboard::from_square(landing);
+                }
+                let live = ctx.live & !tail.blind();
+                let apart = (tail.current().occupancy ^ self.sensed) & live;
+                if apart.count() > MOST_SQUARES_APART {
+                    continue;
+                }
+                // Its side must have moved since, unless its square reads the piece now.
+                let proven = seen_now || back >= 3;
+                let cost = REPAIR + PLY * back as u32;
+                if apart.is_empty() {
+                    if proven {
+                        found.push((cost, repair));
+                    }
+                    continue;
+                }
+                tail.pinned = tail.ply_count();
+                let mut explained = false;
+                for onward in explain(&tail, &ctx) {
+                    // Nor does an unseen piece move on unseen: the sensors must see the game.
+                    let moves_unseen = onward.moves.iter().any(|m| m.from() == Some(landing));
+                    if !moves_unseen && onward.moves.len() <= 2 && onward.unproven == 0 {
+                        explained = true;
+                        let onward_cost = onward.cost;
+                        let repair = Repair {
+                            onward: onward.moves,
+                            ..repair.clone()
+                        };
+                        found.push((cost + onward_cost, repair));
+                    }
+                }
+                // A move of the unseen piece's side under way proves it too.
+                let under_way = !explained
+                    && !seen_now
+                    && (proven || back % 2 == 0)
+                    && in_progress_cost(&tail, self.view(), &self.evidence, self.settled_at)
+                        == Some(IN_PROGRESS);
+                if under_way {
+                    found.push((cost + IN_PROGRESS, repair));
+                }
+            }
+        }
+        let Some(cheapest) = found.iter().map(|(cost, _)| *cost).min() else {
+            return false;
+        };
+        let mut lines: Vec<Line> = found
+            .into_iter()
+            .filter(|(cost, _)| *cost == cheapest)
+            .filter_map(|(_, repair)| {
+                let base = n - repair.back;
+                let mut repaired = line.clone();
+                repaired.nodes.truncate(base);
+                let tail = replayed(line, base, &repair, &played[base + 1..])?;
+                repaired.nodes.extend(tail.nodes);
+                let landing = repair.alternative.to();
+                if !appeared.contains(landing) && repaired.current().occupancy.contains(landing) {
+                    repaired.unseen |= Bitboard::from_square(landing);
+                }
+                repaired.apply(0, &repair.onward, stamp);
+                Some(repaired)
+            })
+            .collect();
+        for line in &mut lines {
+            line.unseen &= line.current().occupancy;
+        }
+        if lines.is_empty() {
+            return false;
+        }
+        self.lines = lines;
+        self.dedupe_lines();
+        self.report_moves();
+        self.refresh_status();
+        true
+    }
+}
+
+/// A move of the line found to have ended elsewhere.
+#[derive(Clone)]
+struct Repair {
+    /// How many plies from the end the move is.
+    back: usize,
+    /// The move the line has instead.
+    alternative: Move,
+    /// The moves after the line's last that the board shows.
+    onward: Vec<Move>,
+}
+
+/// The line's node `base`, then the repair's move and the moves played after the one it
+/// replaces, each at the time its node was reached: only the part the repair changes, as a
+/// line of its own. `None` if a move is no longer legal.
+fn replayed(line: &Line, base: usize, repair: &Repair, later: &[Move]) -> Option<Line> {
+    let mut tail = Line {
+        nodes: vec![line.nodes[base].clone()],
+        dead: line.dead,
+        pinned: 0,
+        unseen: line.unseen,
+    };
+    for (offset, &m) in std::iter::once(&repair.alternative)
+        .chain(later)
+        .enumerate()
+    {
+        let position = &tail.current().position;
+        if !position.is_legal(m) {
+            return None;
+        }
+        let mut next = position.clone();
+        next.play_unchecked(m);
+        let since = line.nodes[base + 1 + offset].since;
+        tail.nodes.push(Node::new(next, Some(m), since));
+    }
+    Some(tail)
+}

@@ -751,6 +751,16 @@ fn a_piece_straightened_moves_later_revises_the_capture_it_was_read_as() {
 }
 
 #[test]
+fn a_slide_over_the_square_an_unseen_capturer_left_does_not_reorder_the_moves() {
+    let result = run("unseen-capture-then-slide", None);
+    assert_eq!(games(&result), expected_games("unseen-capture-then-slide"));
+    assert_eq!(trace(&result, "unseen"), vec!["unseen b5"]);
+    // Both decided as the rook comes to rest on a8.
+    assert_eq!(time_of(&result, "unseen b5"), Some(101_860));
+    assert_eq!(time_of(&result, "a1a8 31:Rxa8"), Some(101_860));
+}
+
+#[test]
 fn an_unseen_pawn_move_is_told_by_the_capture_only_it_could_make() {
     // 1... c6 unseen; 3... cxd5 is possible from c6, not from c5.
     let result = run("unseen-moved", None);

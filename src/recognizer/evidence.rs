@@ -95,6 +95,15 @@ impl Evidence {
             .map(|e| e.stamp)
     }
 
+    /// When a piece first left `square` at or after `since`.
+    pub fn first_departure(&self, square: Square, since: Stamp) -> Option<Stamp> {
+        let start = self.entries.partition_point(|e| e.stamp < since);
+        self.entries
+            .range(start..)
+            .find(|e| matches!(e.observation, Observation::Left { square: s } if s == square))
+            .map(|e| e.stamp)
+    }
+
     /// When a piece last arrived on `square`, at or after `since`.
     pub fn last_arrival(&self, square: Square, since: Stamp) -> Option<Stamp> {
         self.entries

@@ -377,6 +377,12 @@ impl Recognizer {
     pub fn finish(&mut self, t: Millis) -> Vec<Event> {
         // No move was seen: nothing tells the orientation, and the board stands as wired.
         self.rival = None;
+        if matches!(self.status, BoardStatus::Illegal { .. }) {
+            // The board stands as it is from the end on: what its stillness decides live.
+            let still = t.max(self.now.t.saturating_add(self.config.still_ms));
+            let decided = self.tick(still);
+            self.events = decided;
+        }
         if self.awaiting.is_none() && !self.view().matches(self.expected_occupancy()) {
             let stamp = self.evidence.stamp(t);
             let found = self.explanations(true);

@@ -271,10 +271,15 @@ impl Search<'_, '_> {
             if !self.in_causal_order(m) {
                 return;
             }
-            // Moves are played in the order their pieces left, where the sensors saw it.
-            let departure = m
-                .from()
-                .and_then(|f| self.ctx.evidence.last_departure(f, self.since));
+            // Moves are played in the order their pieces left, where the sensors saw it. A
+            // square left more than once (a slid piece passed over it later) counts its first
+            // departure after the previous move's.
+            let evidence = self.ctx.evidence;
+            let departure = m.from().and_then(|f| {
+                evidence
+                    .first_departure(f, previous_departure.unwrap_or(self.since))
+                    .or_else(|| evidence.last_departure(f, self.since))
+            });
             if departure.is_some() {
                 if previous_departure.is_some_and(|p| departure < Some(p)) {
                     out_of_order += 1;

@@ -761,6 +761,19 @@ fn a_slide_over_the_square_an_unseen_capturer_left_does_not_reorder_the_moves() 
 }
 
 #[test]
+fn two_pawns_set_down_unseen_in_a_row_are_both_taken_and_placed_by_the_next_moves() {
+    let result = run("unseen-two-pawns", None);
+    assert_eq!(games(&result), expected_games("unseen-two-pawns"));
+    // Taken as Black's knight lands (11260); 3. Nc3 tells c4 from c3, and no piece is
+    // said to be seen where the knight landed.
+    assert_eq!(time_of(&result, "unseen c5"), Some(11_260));
+    assert_eq!(time_of(&result, "unseen c4"), Some(15_300));
+    assert_eq!(trace(&result, "seen"), vec!["seen c4"]);
+    assert_eq!(time_of(&result, " seen c4"), Some(23_160));
+    assert!(trace(&result, "illegal").len() <= 1);
+}
+
+#[test]
 fn an_unseen_pawn_move_is_told_by_the_capture_only_it_could_make() {
     // 1... c6 unseen; 3... cxd5 is possible from c6, not from c5.
     let result = run("unseen-moved", None);

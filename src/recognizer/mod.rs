@@ -34,6 +34,8 @@ use crate::reading::{Millis, Reading, START_OCCUPANCY, TimedReading};
 
 /// A reading that changes more squares than two hands can is line noise.
 const WILD_CHANGE: usize = 6;
+/// Two squares are tried together as unseen only among this few suspects.
+const MAX_PAIRED_SUSPECTS: usize = 8;
 /// How many hypotheses are kept at once.
 const MAX_LINES: usize = 16;
 /// The start occupancy means a new game unless a story this cheap explains it
@@ -110,7 +112,7 @@ pub struct Recognizer {
     /// Dead sensors already told to listeners.
     reported_dead: Bitboard,
     /// Unseen pieces' squares already told to listeners.
-    reported_unseen: Bitboard,
+    reported_unseen: Vec<(Square, Piece)>,
     /// The last reading that changed more squares than hands can: line noise.
     wild_at: Option<Stamp>,
     evidence: Evidence,
@@ -169,7 +171,7 @@ impl Recognizer {
             sensed: Bitboard::EMPTY,
             steady: Bitboard::FULL,
             reported_dead: Bitboard::EMPTY,
-            reported_unseen: Bitboard::EMPTY,
+            reported_unseen: Vec::new(),
             wild_at: None,
             evidence,
             pending_promotion: None,
@@ -677,11 +679,16 @@ impl Recognizer {
     // ----- the machine -----
 
     fn step(&mut self, stamp: Stamp) {
-        self.now = stamp;
-        // An unseen piece whose square reads again is seen now.
-        if self.reported_unseen != self.lines[0].unseen {
+        self.explain_reading(stamp);
+        // An unseen piece whose square reads again is seen now (unless the reading is
+        // explained otherwise: another piece landed there).
+        if self.reported_unseen_squares() != self.lines[0].unseen {
             self.report_unseen_pieces();
         }
+    }
+
+    fn explain_reading(&mut self, stamp: Stamp) {
+        self.now = stamp;
         if let Some(target) = &self.awaiting {
             let expected = target.board().occupied();
             if self.view().matches(expected) {
@@ -908,7 +915,7 @@ impl Recognizer {
         suspects &= self.steady & !self.dead();
         // Every suspect whose story is cheapest becomes a line: later readings tell them
         // apart (a sensor taken for dead that changes was not).
-        self.explain_with_blind_square(suspects, Blind::Dead, stamp, None)
+        self.explain_with_blind_square(suspects, &[], Blind::Dead, stamp, None)
     }
 
     /// Nothing explains the board: perhaps a piece was set down off-centre, where its
@@ -954,12 +961,27 @@ impl Recognizer {
             }
         }
         suspects &= !line.blind();
+        // Two pieces set down unseen one after the other (1... c5 and 2. c4, both
+        // off-centre), where few squares are suspect; two dead sensors are not likely.
+        let paired: Vec<Bitboard> = if rival.is_none() && suspects.count() <= MAX_PAIRED_SUSPECTS {
+            suspects
+                .into_iter()
+                .flat_map(|a| {
+                    suspects
+                        .into_iter()
+                        .filter(move |&b| b > a)
+                        .map(move |b| Bitboard::from_square(a) | Bitboard::from_square(b))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         // A square that has never read anything may as well be a dead sensor, which is
         // tried for it first (while the line has none).
         if line.dead.is_empty() && rival.is_none() {
             suspects &= !self.steady;
         }
-        self.explain_with_blind_square(suspects, Blind::Unseen, stamp, rival)
+        self.explain_with_blind_square(suspects, &paired, Blind::Unseen, stamp, rival)
     }
 
     /// Tries each suspect square as one whose reading is not to be believed; the stories
@@ -969,6 +991,7 @@ impl Recognizer {
     fn explain_with_blind_square(
         &mut self,
         suspects: Bitboard,
+        paired: &[Bitboard],
         blind: Blind,
         stamp: Stamp,
         rival: Option<u32>,
@@ -982,24 +1005,36 @@ impl Recognizer {
             }
             None => Bitboard::EMPTY,
         };
-        for square in suspects {
-            let blinded = Bitboard::from_square(square);
+        let singles = suspects.into_iter().map(Bitboard::from_square);
+        let mut singles_found = None;
+        for blinded in singles.chain(paired.iter().copied()) {
+            // Two squares only where one cannot tell the story.
+            if blinded.count() > 1 && *singles_found.get_or_insert(!found.is_empty()) {
+                break;
+            }
             // Over two hands, a search of its own on a board already read otherwise: on the
             // likeliest line only.
             let mut stories =
                 self.explanations_moving_from(!blinded, false, refilled, rival.is_some());
             stories.retain(|(_, e)| {
-                // An unseen piece must have landed there in the story.
-                let lands_there = || {
-                    e.moves
-                        .iter()
-                        .any(|&m| moves::footprint(m).landing().contains(square))
+                let landed = |m: &Move| moves::footprint(*m).landing() & blinded;
+                // An unseen piece must have landed on each square in the story; two, in its
+                // first two moves, the first proven by its side's next move.
+                let lands_there = || match e.moves.as_slice() {
+                    [first, second, _] if blinded.count() == 2 => {
+                        e.unproven == 0 && (landed(first) | landed(second)) == blinded
+                    }
+                    moves => blinded.count() == 1 && moves.iter().any(|m| landed(m) == blinded),
                 };
                 e.moves.len() <= 3
                     && e.out_of_order == 0
                     && e.cost > 0
                     && (blind == Blind::Dead || lands_there())
-                    && rival.is_none_or(|rival| self.proven_by_the_next_move(e, square, rival))
+                    && rival.is_none_or(|rival| {
+                        blinded
+                            .single_square()
+                            .is_some_and(|square| self.proven_by_the_next_move(e, square, rival))
+                    })
             });
             found.extend(stories.into_iter().map(|(i, e)| {
                 let e = match blind {
@@ -1068,19 +1103,38 @@ impl Recognizer {
             return;
         }
         let unseen = self.lines[0].unseen;
-        // Still standing there, and read: seen (one that moved on is simply gone).
-        let newly_seen = self.reported_unseen & !unseen & self.expected_occupancy();
-        let newly_unseen = unseen & !self.reported_unseen;
-        self.reported_unseen = unseen;
+        let position = self.lines[0].current().position.clone();
+        let told = self.reported_unseen_squares();
+        // Still standing there, and read: seen (one that moved on, or that a revision put
+        // elsewhere, is simply gone).
+        let newly_seen: Vec<Square> = self
+            .reported_unseen
+            .iter()
+            .filter(|&&(square, piece)| {
+                !unseen.contains(square) && position.board().piece_at(square) == Some(piece)
+            })
+            .map(|&(square, _)| square)
+            .collect();
+        self.reported_unseen = unseen
+            .into_iter()
+            .filter_map(|square| Some((square, position.board().piece_at(square)?)))
+            .collect();
         for square in newly_seen {
             self.emit(EventKind::Seen { square });
         }
-        let position = self.lines[0].current().position.clone();
-        for square in newly_unseen {
-            if let Some(piece) = position.board().piece_at(square) {
+        for (square, piece) in self.reported_unseen.clone() {
+            if !told.contains(square) {
                 self.emit(EventKind::Unseen { square, piece });
             }
         }
+    }
+
+    /// The squares of the unseen pieces listeners were told of.
+    fn reported_unseen_squares(&self) -> Bitboard {
+        self.reported_unseen
+            .iter()
+            .map(|&(square, _)| square)
+            .collect()
     }
 
     /// Tells listeners of the dead sensors the most likely line has found.

@@ -776,15 +776,15 @@ impl Recognizer {
                         self.advance(found, stamp)
                     }
                     None if in_progress.is_none()
-                        && (self.explain_with_dead_sensor(stamp)
-                            || self.explain_with_unseen_piece(stamp, None)
+                        && (self.explain_with_dead_sensor_or_unseen_piece(stamp)
                             || self.repair_with_unseen_landing(stamp)) => {}
                     // Read as both players' hands at once; but the player who would hold a
                     // piece has since moved another, after the reply: the first one was set
                     // down, unseen.
                     None if in_progress.is_some_and(|c| c >= IN_PROGRESS + SECOND_HAND)
                         && self.mover_lifted_twice_around_a_reply()
-                        && self.explain_with_unseen_piece(stamp, in_progress) => {}
+                        && self.advance_cheapest(self.unseen_piece_stories(in_progress), stamp) => {
+                    }
                     _ => self.show_unfinished(in_progress.is_some()),
                 }
             }
@@ -885,15 +885,24 @@ impl Recognizer {
         true
     }
 
-    /// Nothing explains the board: perhaps a sensor that has never changed is dead, and a
-    /// move landed on it or left it unseen. Tries the squares the legal moves could have
-    /// used that way; takes the one whose story is cheapest.
-    fn explain_with_dead_sensor(&mut self, stamp: Stamp) -> bool {
+    /// Nothing explains the board: perhaps a sensor is dead, or a piece stands unseen. The
+    /// cheapest stories of either kind become lines, side by side: a square that has never
+    /// read may be either, and later readings tell them apart (a sensor taken for dead that
+    /// changes was not; a piece taken as unseen must be where the next moves need it).
+    fn explain_with_dead_sensor_or_unseen_piece(&mut self, stamp: Stamp) -> bool {
+        let mut found = self.dead_sensor_stories();
+        found.extend(self.unseen_piece_stories(None));
+        self.advance_cheapest(found, stamp)
+    }
+
+    /// Perhaps a sensor that has never changed is dead, and a move landed on it or left it
+    /// unseen: stories for the squares the legal moves could have used that way.
+    fn dead_sensor_stories(&self) -> Vec<(usize, Explanation)> {
         // One broken sensor is a fault; a second one found the same way is a misreading.
         // Nor is a sensor blamed while line noise (a wild frame) is part of the picture.
         let wild = self.wild_at.is_some_and(|w| w > self.settled_at);
         if !self.dead().is_empty() || wild {
-            return false;
+            return Vec::new();
         }
         let view = self.view();
         let line = &self.lines[0];
@@ -913,18 +922,16 @@ impl Recognizer {
             }
         }
         suspects &= self.steady & !self.dead();
-        // Every suspect whose story is cheapest becomes a line: later readings tell them
-        // apart (a sensor taken for dead that changes was not).
-        self.explain_with_blind_square(suspects, &[], Blind::Dead, stamp, None)
+        self.blind_square_stories(suspects, &[], Blind::Dead, None)
     }
 
-    /// Nothing explains the board: perhaps a piece was set down off-centre, where its
-    /// sensor does not see it, and the game went on. Tries the squares a move of the
-    /// position (or the last move, revised) could have landed on unseen, where the mover
-    /// has left its square; takes those whose story is cheapest. The continuation proves
-    /// it: a story must go on after the unseen landing. Over a board read as two hands at
-    /// once (`rival`, that reading's cost), only a story the next move proves.
-    fn explain_with_unseen_piece(&mut self, stamp: Stamp, rival: Option<u32>) -> bool {
+    /// Perhaps a piece was set down off-centre, where its sensor does not see it, and the
+    /// game went on: stories for the squares a move of the position (or the last move,
+    /// revised) could have landed on unseen, where the mover has left its square. The
+    /// continuation proves it: a story must go on after the unseen landing. Over a board
+    /// read as two hands at once (`rival`, that reading's cost), only a story the next move
+    /// proves.
+    fn unseen_piece_stories(&self, rival: Option<u32>) -> Vec<(usize, Explanation)> {
         let view = self.view();
         let line = &self.lines[0];
         let mut suspects = Bitboard::EMPTY;
@@ -976,26 +983,20 @@ impl Recognizer {
         } else {
             Vec::new()
         };
-        // A square that has never read anything may as well be a dead sensor, which is
-        // tried for it first (while the line has none).
-        if line.dead.is_empty() && rival.is_none() {
-            suspects &= !self.steady;
-        }
-        self.explain_with_blind_square(suspects, &paired, Blind::Unseen, stamp, rival)
+        self.blind_square_stories(suspects, &paired, Blind::Unseen, rival)
     }
 
     /// Tries each suspect square as one whose reading is not to be believed; the stories
     /// that need it and are cheapest become lines. A square is blamed only by a story the
     /// hands played in their order, and short (a hidden move, the reply, perhaps the next):
     /// anything else is a misreading of another kind.
-    fn explain_with_blind_square(
-        &mut self,
+    fn blind_square_stories(
+        &self,
         suspects: Bitboard,
         paired: &[Bitboard],
         blind: Blind,
-        stamp: Stamp,
         rival: Option<u32>,
-    ) -> bool {
+    ) -> Vec<(usize, Explanation)> {
         let mut found: Vec<(usize, Explanation)> = Vec::new();
         // Over two hands, the next move's piece may have landed where the unseen one left.
         let current = self.lines[0].current();
@@ -1050,6 +1051,11 @@ impl Recognizer {
                 (i, e)
             }));
         }
+        found
+    }
+
+    /// Advances on the cheapest of `found`; false if there is none.
+    fn advance_cheapest(&mut self, mut found: Vec<(usize, Explanation)>, stamp: Stamp) -> bool {
         let Some(min) = found.iter().map(|(_, e)| e.cost).min() else {
             return false;
         };

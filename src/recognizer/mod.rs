@@ -292,7 +292,7 @@ impl Recognizer {
                 self.evidence.mark_event_board();
                 let stamp = self.evidence.stamp(t);
                 self.evidence.left(stamp, square);
-                self.saw_change(Bitboard::from_square(square), Bitboard::EMPTY);
+                self.saw_change(Bitboard::from_square(square), self.sensed.without(square));
                 self.sensed.discard(square);
                 self.step(stamp);
             }
@@ -300,7 +300,7 @@ impl Recognizer {
                 self.evidence.mark_event_board();
                 let stamp = self.evidence.stamp(t);
                 self.evidence.arrived(stamp, square, true);
-                self.saw_change(Bitboard::from_square(square), Bitboard::from_square(square));
+                self.saw_change(Bitboard::from_square(square), self.sensed.with(square));
                 self.sensed.add(square);
                 self.step(stamp);
             }
@@ -484,8 +484,13 @@ impl Recognizer {
             // An unseen piece's square that reads again is read as any other.
             line.unseen &= !changed;
             // A sensor taken for stuck empty that now reads the piece the line has there
-            // was no dead sensor: the piece stood off-centre and is straightened.
-            line.dead &= !(changed & occupied_now & line.current().occupancy);
+            // was no dead sensor: the piece stood off-centre and is straightened. Not while
+            // a piece is in the hand: that one has landed there.
+            let position = line.current().occupancy;
+            let in_hand = position & !occupied_now & !line.blind();
+            if in_hand.is_empty() {
+                line.dead &= !(changed & occupied_now & position);
+            }
         }
         if self.lines.iter().any(|l| !(l.dead & changed).is_empty()) {
             if self.lines.iter().any(|l| (l.dead & changed).is_empty()) {

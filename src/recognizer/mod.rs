@@ -773,10 +773,28 @@ impl Recognizer {
                     .iter()
                     .all(|(_, e)| e.undo == 1 && e.moves.len() == 1 && e.unproven == 0)
                     && found.iter().any(|(_, e)| e.latest_proof.is_some());
+                // Read as both players' hands at once, one holding a piece over a dead
+                // sensor's square: the other player's whole move says it was set down there.
+                let landed_unseen_before_reply = in_progress
+                    .is_some_and(|waiting| waiting >= IN_PROGRESS + SECOND_HAND)
+                    && found.iter().all(|(i, e)| {
+                        let dead = self.lines[*i].dead;
+                        let landings = |moves: &[Move]| {
+                            moves.iter().fold(Bitboard::EMPTY, |all, &m| {
+                                all | moves::footprint(m).landing()
+                            })
+                        };
+                        e.cost <= in_progress.unwrap_or(0) + search::REVISION_COST
+                            && e.unproven == 0
+                            && e.moves
+                                .split_last()
+                                .is_some_and(|(_, before)| !(landings(before) & dead).is_empty())
+                    });
                 match cheapest {
                     Some(cost)
                         if in_progress.is_none_or(|waiting| cost < waiting)
-                            || slid_on_to_capture =>
+                            || slid_on_to_capture
+                            || landed_unseen_before_reply =>
                     {
                         self.advance(found, stamp)
                     }

@@ -148,7 +148,6 @@ fn write_session(dir: &Path, name: &str, recording: &Recording, truth: &Truth) {
 /// floor kept while the targets (95%, unseen 90%) are worked towards.
 const FLOORS: &[(&str, f64)] = &[
     ("fast change", 0.8),
-    ("knock poll", 0.8),
     ("lively change", 0.66),
     ("lively poll", 0.66),
     ("unseen poll", 0.66),

@@ -774,6 +774,23 @@ fn two_pawns_set_down_unseen_in_a_row_are_both_taken_and_placed_by_the_next_move
 }
 
 #[test]
+fn a_pawn_landing_beside_a_piece_it_knocked_over_and_set_back_is_its_move_not_a_capture() {
+    let result = run("knock-beside-landing", None);
+    assert_eq!(games(&result), expected_games("knock-beside-landing"));
+    // The pawn reads on h6 from 262500, nothing lifted: a second later hxg6 is h6.
+    assert_eq!(time_of(&result, "revise h5g6 h5h6 71:h6+"), Some(263_500));
+}
+
+#[test]
+fn a_piece_knocked_over_by_a_slide_and_set_back_is_not_read_as_moves() {
+    let result = run("knock-during-slide", None);
+    assert_eq!(games(&result), expected_games("knock-during-slide"));
+    // The knight is back at 50500; a second of stillness reads the poll again.
+    assert_eq!(time_of(&result, "revise c8f5 c8g4 18:Bg4"), Some(51_500));
+    assert!(trace(&result, "illegal").is_empty());
+}
+
+#[test]
 fn an_unseen_pawn_move_is_told_by_the_capture_only_it_could_make() {
     // 1... c6 unseen; 3... cxd5 is possible from c6, not from c5.
     let result = run("unseen-moved", None);

@@ -328,18 +328,47 @@ impl Recognizer {
         self.decided_still_at = Some(self.now);
         if illegal {
             // A piece that has read for a while where the line has none may be one set down
-            // unseen long ago, now straightened.
+            // unseen long ago, now straightened; or the moves read since a position a few
+            // plies back were a hand passing, and the board, still now, shows another.
             let stamp = self
                 .evidence
                 .stamp(still_since.saturating_add(self.config.still_ms));
-            if self.repair_with_unseen_landing(stamp) {
-                self.now = stamp;
-                self.decided_still_at = Some(stamp);
+            if !self.decide_when_still(stamp, Self::repair_with_unseen_landing) {
+                self.decide_when_still(stamp, Self::reread_recent_moves);
             }
             return std::mem::take(&mut self.events);
         }
         let lifted = self.view().missing(self.expected_occupancy());
         let placed = self.view().extra(self.expected_occupancy());
+        // A piece that stays where it was set down, nothing lifted, as the last move's hand
+        // goes on, is no sensor ghost: the last move is corrected onto it (a pawn landing
+        // beside a piece knocked over and set back, read as a capture of that piece). Not
+        // with a dead sensor, which may hide a lift; nor long after the last move, when
+        // the other player's hand may have lifted a piece unseen.
+        let moved_at = self.lines[0].current().since.t;
+        let placed_soon = placed.into_iter().all(|square| {
+            self.evidence
+                .last_arrival(square, self.lines[0].current().since)
+                .is_some_and(|arrival| arrival.t <= moved_at + self.config.still_ms)
+        });
+        if lifted.is_empty() && !placed.is_empty() && placed_soon && self.dead().is_empty() {
+            let found = self.explanations(false);
+            let stamp = self
+                .evidence
+                .stamp(still_since.saturating_add(self.config.still_ms));
+            if found
+                .first()
+                .is_some_and(|(_, e)| e.cost > 0 && e.cost <= PLY + search::REVISION_COST)
+            {
+                self.now = stamp;
+                self.advance(found, stamp);
+                self.decided_still_at = Some(self.now);
+            } else {
+                // A piece knocked over by a slide, read as moves of its own, set back.
+                self.decide_when_still(stamp, Self::reread_recent_moves);
+            }
+            return std::mem::take(&mut self.events);
+        }
         let found = self.explanations(true);
         let made_its_capture = |e: &Explanation| {
             e.undo == 0
@@ -372,6 +401,20 @@ impl Recognizer {
             self.decided_still_at = Some(self.now);
         }
         std::mem::take(&mut self.events)
+    }
+
+    /// Tries `decide` at `stamp`, the time the board's stillness decides: its events carry
+    /// that time. True if it decided.
+    fn decide_when_still(&mut self, stamp: Stamp, decide: fn(&mut Self, Stamp) -> bool) -> bool {
+        let before = self.now;
+        self.now = stamp;
+        if decide(self, stamp) {
+            self.decided_still_at = Some(stamp);
+            true
+        } else {
+            self.now = before;
+            false
+        }
     }
 
     /// Ends the session: a piece still in the air over a capture is taken as that capture,

@@ -17,6 +17,8 @@ const DEEPEST: usize = 6;
 const DEEPEST_SEEN: usize = 80;
 /// A repaired line must come this close to the board before a search is tried on it.
 const MOST_SQUARES_APART: usize = 4;
+/// How many plies back the board may be read again from.
+const REREAD: usize = 3;
 /// Rewriting a move already several plies old costs more than any one-ply story.
 const REPAIR: u32 = 2 * PLY;
 
@@ -164,6 +166,55 @@ impl Recognizer {
         }
         self.lines = lines;
         self.dedupe_lines();
+        self.report_moves();
+        self.refresh_status();
+        true
+    }
+}
+
+impl Recognizer {
+    /// Nothing explains the board, and no older move repaired does: the board may show a
+    /// move or two played from a position two or three plies back, the moves read since
+    /// having been a hand's passing (a knocked piece read as a capture, then set back). The
+    /// cheapest such story, every capture in it proven and its moves in the order the hands
+    /// played them, replaces them.
+    pub(super) fn reread_recent_moves(&mut self, stamp: Stamp) -> bool {
+        let line = &self.lines[0];
+        let n = line.ply_count();
+        let ctx = SearchContext {
+            sensed: self.sensed,
+            live: self.view().live,
+            evidence: &self.evidence,
+            promotion: self.pending_promotion(),
+            accept_unproven_last: false,
+            left_and_refilled: Bitboard::EMPTY,
+        };
+        let mut best: Option<(u32, usize, Vec<Move>)> = None;
+        for back in 2..=REREAD.min(n.saturating_sub(line.pinned)) {
+            let base = Line {
+                nodes: vec![line.nodes[n - back].clone()],
+                dead: line.dead,
+                pinned: 0,
+                unseen: line.unseen,
+            };
+            for story in explain(&base, &ctx) {
+                let cost = REPAIR + PLY * back as u32 + story.cost;
+                let proven = story.unproven == 0 && story.out_of_order == 0;
+                if proven
+                    && !story.moves.is_empty()
+                    && story.moves.len() <= 2
+                    && best.as_ref().is_none_or(|(least, ..)| cost < *least)
+                {
+                    best = Some((cost, back, story.moves));
+                }
+            }
+        }
+        let Some((_, back, moves)) = best else {
+            return false;
+        };
+        let mut reread = self.lines[0].clone();
+        reread.apply(back, &moves, stamp);
+        self.lines = vec![reread];
         self.report_moves();
         self.refresh_status();
         true

@@ -1233,17 +1233,26 @@ impl Recognizer {
         }
         let fresh = Line::new(self.new_game_start(), self.now);
         let ctx = SearchContext {
-            sensed: self.sensed,
-            live: view.live,
-            evidence: &self.evidence,
             promotion: Role::Queen,
-            accept_unproven_last: false,
-            left_and_refilled: Bitboard::EMPTY,
+            ..self.search_context()
         };
         let found = explain(&fresh, &ctx);
         match found.as_slice() {
             [only] if only.undo == 0 && only.moves.len() <= 2 => Some(only.moves.clone()),
             _ => None,
+        }
+    }
+
+    /// What a search reads the board by: the sensors the likeliest line believes, the
+    /// evidence, the promotion piece chosen; nothing taken for granted.
+    fn search_context(&self) -> SearchContext<'_> {
+        SearchContext {
+            sensed: self.sensed,
+            live: self.view().live,
+            evidence: &self.evidence,
+            promotion: self.pending_promotion(),
+            accept_unproven_last: false,
+            left_and_refilled: Bitboard::EMPTY,
         }
     }
 
@@ -1272,12 +1281,10 @@ impl Recognizer {
         likeliest_only: bool,
     ) -> Vec<(usize, Explanation)> {
         let ctx = SearchContext {
-            sensed: self.sensed,
             live,
-            evidence: &self.evidence,
-            promotion: self.pending_promotion(),
             accept_unproven_last,
             left_and_refilled,
+            ..self.search_context()
         };
         let lines = if likeliest_only { 1 } else { self.lines.len() };
         let mut found: Vec<(usize, Explanation)> = self.lines[..lines]

@@ -7,7 +7,7 @@
 use shakmaty::{Bitboard, Move, Position};
 
 use super::line::{Line, Node};
-use super::search::{IN_PROGRESS, PLY, SearchContext, explain, in_progress_cost};
+use super::search::{IN_PROGRESS, PLY, explain, in_progress_cost};
 use super::{Recognizer, Stamp};
 
 /// How many plies back a move may be found to have ended elsewhere, unseen.
@@ -44,14 +44,7 @@ impl Recognizer {
                     .is_none_or(|arrival| stamp.t >= arrival.t + self.config.still_ms)
             })
             .collect::<Bitboard>();
-        let ctx = SearchContext {
-            sensed: self.sensed,
-            live: self.view().live,
-            evidence: &self.evidence,
-            promotion: self.pending_promotion(),
-            accept_unproven_last: false,
-            left_and_refilled: Bitboard::EMPTY,
-        };
+        let ctx = self.search_context();
         // Each repair's cost, how far back, the move it puts there and the moves after.
         let mut found: Vec<(u32, Repair)> = Vec::new();
         for back in 2..=deepest {
@@ -181,14 +174,7 @@ impl Recognizer {
     pub(super) fn reread_recent_moves(&mut self, stamp: Stamp) -> bool {
         let line = &self.lines[0];
         let n = line.ply_count();
-        let ctx = SearchContext {
-            sensed: self.sensed,
-            live: self.view().live,
-            evidence: &self.evidence,
-            promotion: self.pending_promotion(),
-            accept_unproven_last: false,
-            left_and_refilled: Bitboard::EMPTY,
-        };
+        let ctx = self.search_context();
         let mut best: Option<(u32, usize, Vec<Move>)> = None;
         for back in 2..=REREAD.min(n.saturating_sub(line.pinned)) {
             let base = Line {

@@ -111,7 +111,7 @@ pub struct Recognizer {
     steady: Bitboard,
     /// Dead sensors already told to listeners.
     reported_dead: Bitboard,
-    /// Unseen pieces' squares already told to listeners.
+    /// Unseen pieces already told to listeners, each with its square.
     reported_unseen: Vec<(Square, Piece)>,
     /// The last reading that changed more squares than hands can: line noise.
     wild_at: Option<Stamp>,
@@ -1052,8 +1052,8 @@ impl Recognizer {
         self.blind_square_stories(suspects, &paired, Blind::Unseen, rival)
     }
 
-    /// Tries each suspect square as one whose reading is not to be believed; the stories
-    /// that need it and are cheapest become lines. A square is blamed only by a story the
+    /// Tries each suspect square (then each of `paired`, if no single square will do) as one
+    /// whose reading is not to be believed; returns the stories that need it. A square is blamed only by a story the
     /// hands played in their order, and short (a hidden move, the reply, perhaps the next):
     /// anything else is a misreading of another kind.
     fn blind_square_stories(

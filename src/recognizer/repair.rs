@@ -2,7 +2,8 @@
 //! the piece came to rest elsewhere, off-centre, where its sensor did not see it (a slid
 //! pawn that passed one square and stopped on the next, a bishop set down beside a pawn it
 //! was read to have taken). The game since then is kept; only where that piece stands
-//! changes.
+//! changes. Or the moves read since a position a few plies back were a hand passing (a
+//! piece knocked over and set back), and the board, still now, shows another move.
 
 use shakmaty::{Bitboard, Move, Position};
 

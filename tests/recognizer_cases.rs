@@ -797,7 +797,9 @@ fn an_unseen_pawn_move_is_told_by_the_capture_only_it_could_make() {
     assert_eq!(games(&result), expected_games("unseen-moved"));
     // With three pieces in the air before the game proves the unseen pawn, one alarm.
     assert!(trace(&result, "illegal").len() <= 1);
-    assert_eq!(trace(&result, "revise"), vec!["revise c7c5 c7c6 2:c6"]);
+    // 2... c6 is shown at once: 2... c5 would hang the pawn to d4.
+    assert!(trace(&result, "revise").is_empty());
+    assert!(trace(&result, "move").iter().all(|m| !m.contains("c7c5")));
 }
 
 #[test]
@@ -838,16 +840,40 @@ fn a_bishop_slid_on_a_polled_board_is_taken_at_the_poll_that_finds_its_origin_em
 }
 
 #[test]
-fn a_piece_lifted_with_several_captures_waits_for_the_reply_to_choose() {
-    // 4. Qxd5 seen only as d4 emptying: d5, a7 and g7 were all possible. A player holding a
-    // piece may be thinking, so the still board decides nothing; Black's reply does.
+fn a_piece_lifted_with_several_captures_shows_the_likeliest_once_the_board_is_still() {
+    // 4. Qxd5 seen only as d4 emptying: d5, a7 and g7 were all possible. After a still
+    // second the likeliest is shown, the others named; Black's reply keeps it.
     let result = expect_game_without_alarm("fast-capture-several");
-    assert_eq!(decided_at(&result, "7:Qxd5"), Some(10300));
-    assert!(
-        trace(&result, "move")
-            .iter()
-            .all(|m| !m.contains("d4a7") && !m.contains("d4g7"))
+    assert_eq!(decided_at(&result, "7:Qxd5"), Some(8000));
+    assert_eq!(
+        trace(&result, "ambiguous"),
+        vec!["ambiguous 7:d4d5,d4a7,d4g7"]
     );
+    assert!(trace(&result, "revise").is_empty());
+}
+
+#[test]
+fn a_capture_guessed_among_several_is_revised_when_the_hand_makes_another() {
+    // The queen was held: the g7 pawn comes off and the queen goes down there.
+    let result = expect_game_without_alarm("fast-capture-held");
+    assert_eq!(decided_at(&result, "7:Qxd5"), Some(8000));
+    assert_eq!(decided_at(&result, "7:Qxg7"), Some(9200));
+    assert_eq!(trace(&result, "revise"), vec!["revise d4d5 d4g7 7:Qxg7"]);
+}
+
+#[test]
+fn a_capture_guessed_among_several_is_revised_by_the_recapture() {
+    // 4. Qxa7 in one motion; 4... Rxa7 shows where the queen went.
+    let result = expect_game_without_alarm("fast-capture-recaptured");
+    assert_eq!(decided_at(&result, "7:Qxa7"), Some(10300));
+    assert_eq!(decided_at(&result, "8:Rxa7"), Some(10300));
+}
+
+#[test]
+fn a_piece_held_over_several_captures_on_a_board_with_events_is_not_guessed() {
+    let result = expect_game_without_alarm("capture-held-polled");
+    assert_eq!(decided_at(&result, "7:Qxd5"), Some(10000));
+    assert!(trace(&result, "ambiguous").is_empty());
 }
 
 #[test]

@@ -59,6 +59,12 @@ impl Evidence {
         Stamp { seq: self.seq, t }
     }
 
+    /// Whether the board tells lifts and places as events (a poll board): a capture then
+    /// shows as events on its victim's square, however fast the hand.
+    pub fn is_event_board(&self) -> bool {
+        self.event_board
+    }
+
     pub fn mark_event_board(&mut self) {
         self.event_board = true;
     }

@@ -7,6 +7,7 @@ use shakmaty::{Bitboard, Chess, Move, Position, Role};
 
 use super::evidence::Stamp;
 use super::moves::occupancy_after;
+use super::plausibility::plausibility;
 
 #[derive(Clone, Debug)]
 pub struct Node {
@@ -18,6 +19,8 @@ pub struct Node {
     pub since: Stamp,
     /// The move that led here was guessed from a still board, not seen to land.
     pub guessed: bool,
+    /// How likely the moves that led here are in a real game, summed.
+    pub plausibility: i32,
     /// Shared by the node's copies (a line tried, a timeline's checkpoint): the position
     /// never changes, so neither do its moves.
     legal: Arc<OnceLock<Vec<(Move, Bitboard)>>>,
@@ -32,6 +35,7 @@ impl Node {
             last_move,
             since,
             guessed: false,
+            plausibility: 0,
             legal: Arc::default(),
         }
     }
@@ -106,12 +110,22 @@ impl Line {
             self.nodes[last].since = since;
         }
         for &m in moves {
-            let mut position = self.current().position.clone();
-            position.play_unchecked(m);
-            self.nodes.push(Node::new(position, Some(m), since));
+            self.play(m, since);
         }
         // An unseen piece that moved on (or was taken back) leaves its square to be read.
         self.unseen &= self.current().occupancy;
+    }
+
+    /// Plays `m`, legal in the current position, reached at `since`.
+    pub fn play(&mut self, m: Move, since: Stamp) {
+        let parent = self.current();
+        let plausibility =
+            parent.plausibility + plausibility(&parent.position, m, parent.last_move);
+        let mut position = parent.position.clone();
+        position.play_unchecked(m);
+        let mut node = Node::new(position, Some(m), since);
+        node.plausibility = plausibility;
+        self.nodes.push(node);
     }
 
     /// Makes the last move a promotion to `role` if it is a promotion; true if it changed.

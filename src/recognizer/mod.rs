@@ -11,6 +11,7 @@ pub mod health;
 mod line;
 mod moves;
 mod orientation;
+mod plausibility;
 mod repair;
 mod search;
 
@@ -310,8 +311,9 @@ impl Recognizer {
 
     /// Time has passed without a reading (a board that says nothing while no piece moves):
     /// once the board has been still for `still_ms` with one piece in the hand, lifted since
-    /// the last move, that piece has made its capture, if it has exactly one. Decided at
-    /// the time the stillness began plus `still_ms`; a later reading still revises it. Call
+    /// the last move, that piece has made its capture: the only one, or the likeliest of
+    /// several (on a board without events), the others kept. Decided at the time the
+    /// stillness began plus `still_ms`; a later reading still revises it. Call
     /// it while idle; `feed` calls it first by itself.
     pub fn tick(&mut self, t: Millis) -> Vec<Event> {
         let still_since = self.now.t;
@@ -380,12 +382,14 @@ impl Recognizer {
         let lifted_for_this_move = lifted
             .single_square()
             .is_some_and(|square| self.evidence.last_departure(square, since).is_some());
-        // With several captures the hand may still choose (a player holding a piece may be
-        // thinking; guessing even the recapture loses games on the field set): the next
-        // move decides.
+        // With several captures, the likeliest is shown (and the others kept, for a later
+        // move to choose); but on a board with events, no event on any victim's square
+        // says the piece is held, or was set down unseen, rather than capturing.
+        let may_guess = found.len() == 1 || !self.evidence.is_event_board();
         if placed.is_empty()
             && lifted_for_this_move
-            && found.len() == 1
+            && may_guess
+            && !found.is_empty()
             && found.iter().all(|(_, e)| made_its_capture(e))
         {
             let stamp = self
@@ -401,6 +405,41 @@ impl Recognizer {
             self.decided_still_at = Some(self.now);
         }
         std::mem::take(&mut self.events)
+    }
+
+    /// A capture guessed from a still board among several is settled by a later proof of
+    /// one of them (a poll's lift and place on its victim's square): the lines whose
+    /// capture is proven stay, no longer a guess.
+    fn settle_guessed_capture(&mut self) {
+        if self.lines.len() < 2 || !self.lines[0].current().guessed {
+            return;
+        }
+        let evidence = &self.evidence;
+        let proven = |line: &Line| {
+            let n = line.ply_count();
+            let capture = line.current().last_move.filter(|m| m.is_capture());
+            match (capture, n.checked_sub(1).map(|k| &line.nodes[k])) {
+                (Some(m), Some(previous)) if line.current().guessed => {
+                    let way = moves::slide_way(m);
+                    m.from().is_some_and(|from| {
+                        evidence
+                            .capture_proof(from, m.to(), way.passed | way.brushed, previous.since)
+                            .is_some()
+                    })
+                }
+                _ => false,
+            }
+        };
+        if !self.lines.iter().any(proven) || self.lines.iter().all(proven) {
+            return;
+        }
+        self.lines.retain(proven);
+        for line in &mut self.lines {
+            if let Some(node) = line.nodes.last_mut() {
+                node.guessed = false;
+            }
+        }
+        self.report_moves();
     }
 
     /// Tries `decide` at `stamp`, the time the board's stillness decides: its events carry
@@ -774,6 +813,7 @@ impl Recognizer {
         }
         match cheapest {
             Some(0) => {
+                self.settle_guessed_capture();
                 if let Some(castle) = self.castled_in_place() {
                     self.split_on_castle_in_place(castle, stamp);
                 }
@@ -1319,17 +1359,15 @@ impl Recognizer {
         let mut next: Vec<(i32, Line)> = found
             .into_iter()
             .map(|(i, e)| {
-                let line = &self.lines[i];
-                let prior = likelihood(line, &e);
-                let mut advanced = line.clone();
+                let mut advanced = self.lines[i].clone();
                 advanced.dead |= e.newly_dead;
                 advanced.unseen |= e.newly_unseen;
                 advanced.apply(e.undo, &e.moves, stamp);
-                (prior, advanced)
+                (advanced.current().plausibility, advanced)
             })
             .collect();
         // Stable: among equals, the order of the old lines (most likely first) stays.
-        next.sort_by_key(|(prior, _)| std::cmp::Reverse(*prior));
+        next.sort_by_key(|(plausibility, _)| std::cmp::Reverse(*plausibility));
         self.lines = next.into_iter().map(|(_, line)| line).collect();
         self.dedupe_lines();
         self.lines.truncate(MAX_LINES);
@@ -1590,39 +1628,6 @@ impl Recognizer {
             t: self.now.t,
             kind,
         });
-    }
-}
-
-/// Orders equally cheap stories when the sensors cannot: recaptures on the square just
-/// moved to are the commonest captures in real games, then bigger prey; a castling is
-/// likelier than the rook move that looks the same (Chess960).
-fn likelihood(line: &Line, explanation: &Explanation) -> i32 {
-    let last_destination = line.current().last_move.map(|m| m.to());
-    explanation
-        .moves
-        .iter()
-        .map(|m| match *m {
-            Move::Normal {
-                capture: Some(victim),
-                to,
-                ..
-            } => {
-                let recapture = if Some(to) == last_destination { 20 } else { 0 };
-                recapture + piece_value(victim)
-            }
-            Move::Castle { .. } => 1,
-            _ => 0,
-        })
-        .sum()
-}
-
-fn piece_value(role: Role) -> i32 {
-    match role {
-        Role::Pawn => 1,
-        Role::Knight | Role::Bishop => 3,
-        Role::Rook => 5,
-        Role::Queen => 9,
-        Role::King => 0,
     }
 }
 

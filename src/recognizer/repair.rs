@@ -7,7 +7,7 @@
 
 use shakmaty::{Bitboard, Move, Position};
 
-use super::line::{Line, Node};
+use super::line::Line;
 use super::search::{IN_PROGRESS, PLY, explain, in_progress_cost};
 use super::{Recognizer, Stamp};
 
@@ -233,14 +233,10 @@ fn replayed(line: &Line, base: usize, repair: &Repair, later: &[Move]) -> Option
         .chain(later)
         .enumerate()
     {
-        let position = &tail.current().position;
-        if !position.is_legal(m) {
+        if !tail.current().position.is_legal(m) {
             return None;
         }
-        let mut next = position.clone();
-        next.play_unchecked(m);
-        let since = line.nodes[base + 1 + offset].since;
-        tail.nodes.push(Node::new(next, Some(m), since));
+        tail.play(m, line.nodes[base + 1 + offset].since);
     }
     Some(tail)
 }

@@ -383,12 +383,12 @@ impl Recognizer {
             .single_square()
             .is_some_and(|square| self.evidence.last_departure(square, since).is_some());
         // With several captures, the likeliest is shown (and the others kept, for a later
-        // move to choose); but on a board with events, no event on any victim's square
-        // says the piece is held, or was set down unseen, rather than capturing.
-        let may_guess = found.len() == 1 || !self.evidence.is_event_board();
+        // move to choose). A board with events tells a capture by events on its victim's
+        // square however fast the hand: without one, the piece is held, or was set down
+        // unseen.
         if placed.is_empty()
             && lifted_for_this_move
-            && may_guess
+            && !self.evidence.is_event_board()
             && !found.is_empty()
             && found.iter().all(|(_, e)| made_its_capture(e))
         {
@@ -407,39 +407,51 @@ impl Recognizer {
         std::mem::take(&mut self.events)
     }
 
-    /// A capture guessed from a still board among several is settled by a later proof of
-    /// one of them (a poll's lift and place on its victim's square): the lines whose
-    /// capture is proven stay, no longer a guess.
+    /// A capture guessed from a still board is settled by a later proof of one of the
+    /// piece's captures (the hand taking a victim off and setting the capturer down
+    /// there): the guess becomes the proven capture, no longer a guess.
     fn settle_guessed_capture(&mut self) {
-        if self.lines.len() < 2 || !self.lines[0].current().guessed {
+        if !self.lines[0].current().guessed {
             return;
         }
-        let evidence = &self.evidence;
-        let proven = |line: &Line| {
-            let n = line.ply_count();
-            let capture = line.current().last_move.filter(|m| m.is_capture());
-            match (capture, n.checked_sub(1).map(|k| &line.nodes[k])) {
-                (Some(m), Some(previous)) if line.current().guessed => {
-                    let way = moves::slide_way(m);
-                    m.from().is_some_and(|from| {
-                        evidence
-                            .capture_proof(from, m.to(), way.passed | way.brushed, previous.since)
-                            .is_some()
-                    })
-                }
-                _ => false,
-            }
-        };
-        if !self.lines.iter().any(proven) || self.lines.iter().all(proven) {
-            return;
-        }
-        self.lines.retain(proven);
+        let mut settled = false;
         for line in &mut self.lines {
-            if let Some(node) = line.nodes.last_mut() {
-                node.guessed = false;
-            }
+            let current = line.current();
+            let Some(from) = current
+                .last_move
+                .filter(|m| current.guessed && m.is_capture())
+                .and_then(|m| m.from())
+            else {
+                continue;
+            };
+            let previous = &line.nodes[line.ply_count() - 1];
+            let proven = previous
+                .legal_moves()
+                .iter()
+                .filter(|(m, _)| m.is_capture() && m.from() == Some(from))
+                .filter_map(|&(m, _)| {
+                    let way = moves::slide_way(m);
+                    let proof = self.evidence.capture_proof(
+                        from,
+                        m.to(),
+                        way.passed | way.brushed,
+                        previous.since,
+                    )?;
+                    Some((proof, m))
+                })
+                .max_by_key(|(proof, _)| *proof)
+                .map(|(_, m)| m);
+            let Some(proven) = proven else {
+                continue;
+            };
+            line.apply(1, &[proven], self.now);
+            settled = true;
         }
-        self.report_moves();
+        if settled {
+            self.lines.retain(|line| !line.current().guessed);
+            self.dedupe_lines();
+            self.report_moves();
+        }
     }
 
     /// Tries `decide` at `stamp`, the time the board's stillness decides: its events carry

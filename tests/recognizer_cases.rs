@@ -881,3 +881,12 @@ fn a_blitz_capture_faster_than_the_noise_bound_is_taken_when_the_capturer_was_in
     let result = expect_game_without_alarm("fast-capture-blitz");
     assert_eq!(decided_at(&result, "7:Qxg7"), Some(4053));
 }
+
+#[test]
+fn a_poll_that_lists_a_slid_pawns_arrival_before_its_departure_is_decided_on_its_end() {
+    // Read event by event, b3 and b4 both occupied looks like the unseen c5 bishop going
+    // to b4; the poll's end shows the pawn's move.
+    let result = expect_game_without_alarm("slide-polled-past-unseen");
+    assert_eq!(decided_at(&result, "7:b4"), Some(7250));
+    assert!(trace(&result, "move").iter().all(|m| !m.contains("c5b4")));
+}

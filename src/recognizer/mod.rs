@@ -123,6 +123,11 @@ pub struct Recognizer {
     told_status: BoardStatus,
     /// Within a read of several readings: decide, but tell only what holds at its end.
     quiet: bool,
+    /// Within a read decided once, on where the pieces are at its end: readings before
+    /// the last are only recorded.
+    recording_only: bool,
+    /// What the stories decided since the current read began cost.
+    spent: u32,
     reported_moves: Vec<Move>,
     reported_ambiguity: Option<(usize, Vec<Move>)>,
     now: Stamp,
@@ -179,6 +184,8 @@ impl Recognizer {
             status: BoardStatus::Settled,
             told_status: BoardStatus::Settled,
             quiet: false,
+            recording_only: false,
+            spent: 0,
             reported_moves: Vec::new(),
             reported_ambiguity: None,
             now,
@@ -245,17 +252,57 @@ impl Recognizer {
     }
 
     fn feed_oriented(&mut self, batch: &[TimedReading]) -> Vec<Event> {
+        // A poll lists a slid piece's arrival on its next square before its departure
+        // when the piece straddled both: decided in that order, the board between the two
+        // may read as something else (a piece nobody sees leaving its square), and stick.
+        let lifts_and_places = batch.iter().any(|r| matches!(r.reading, Reading::Lift(_)))
+            && batch.iter().any(|r| matches!(r.reading, Reading::Place(_)));
+        let before = lifts_and_places.then(|| self.clone());
+        self.feed_in_turn(batch, false);
+        if let Some(mut once) = before
+            && self.status != BoardStatus::Settled
+        {
+            // What the read shows at its end, decided once with all its events heard, if
+            // that tells a cheaper story. A move left in progress costs a ply more when it
+            // lands.
+            once.feed_in_turn(batch, true);
+            let unfinished = match self.status {
+                BoardStatus::Waiting { .. } => PLY,
+                _ => 0,
+            };
+            if once.status == BoardStatus::Settled
+                && once.spent
+                    < self
+                        .spent
+                        .saturating_add(self.open_cost())
+                        .saturating_add(unfinished)
+            {
+                *self = once;
+            }
+        }
+        std::mem::take(&mut self.events)
+    }
+
+    /// Reads each reading of one read in turn (the order of the hands is evidence), telling
+    /// only what holds at its end; with `recording_only`, decides only at its end.
+    fn feed_in_turn(&mut self, batch: &[TimedReading], recording_only: bool) {
+        self.spent = 0;
         for (index, timed) in batch.iter().enumerate() {
-            // Within a read each reading is decided on in turn (the order of the hands is
-            // evidence), but only what holds at its end is told.
             self.quiet = index + 1 < batch.len();
+            self.recording_only = recording_only;
             self.read(*timed);
+        }
+        self.recording_only = false;
+        if let Some(last) = batch.last()
+            && recording_only
+        {
+            let stamp = self.evidence.stamp(last.t);
+            self.step(stamp);
         }
         if batch.len() > 1 {
             self.report_moves();
             self.tell_status();
         }
-        std::mem::take(&mut self.events)
     }
 
     fn read(&mut self, timed: TimedReading) {
@@ -778,6 +825,9 @@ impl Recognizer {
     // ----- the machine -----
 
     fn step(&mut self, stamp: Stamp) {
+        if self.recording_only {
+            return;
+        }
         self.explain_reading(stamp);
         // An unseen piece whose square reads again is seen now (unless the reading is
         // explained otherwise: another piece landed there).
@@ -1368,6 +1418,8 @@ impl Recognizer {
     }
 
     fn advance(&mut self, found: Vec<(usize, Explanation)>, stamp: Stamp) {
+        let cost = found.first().map_or(0, |(_, e)| e.cost);
+        self.spent = self.spent.saturating_add(cost);
         let mut next: Vec<(i32, Line)> = found
             .into_iter()
             .map(|(i, e)| {
@@ -1491,6 +1543,23 @@ impl Recognizer {
             }
         };
         self.set_status(status);
+    }
+
+    /// What the board as it stands still costs to explain: a move in progress, or (an
+    /// illegal board) more than any story.
+    fn open_cost(&self) -> u32 {
+        match self.status {
+            BoardStatus::Settled => 0,
+            BoardStatus::Waiting { .. } => self
+                .lines
+                .iter()
+                .filter_map(|line| {
+                    in_progress_cost(line, self.view(), &self.evidence, self.settled_at)
+                })
+                .min()
+                .unwrap_or(search::IN_PROGRESS),
+            BoardStatus::Illegal { .. } => u32::MAX,
+        }
     }
 
     fn refresh_status(&mut self) {

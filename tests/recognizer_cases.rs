@@ -728,8 +728,19 @@ fn a_pawn_slid_past_a_square_and_left_unseen_is_revised_onto_where_it_rests() {
     let result = run("unseen-slid-past", None);
     assert_eq!(games(&result), expected_games("unseen-slid-past"));
     assert_eq!(trace(&result, "unseen"), vec!["unseen c4"]);
-    // Decided when White lifts another piece (g2 at 12440): the hand that held the pawn
-    // was free. Never an alarm.
+    // The pawn left c3 40 ms after reaching it (7440): a slide going on. Decided once the
+    // board has been still a second, before Black's reply. Never an alarm.
+    assert_eq!(time_of(&result, "revise c2c3 c2c4 3:c4"), Some(8_440));
+    assert!(trace(&result, "illegal").is_empty());
+}
+
+#[test]
+fn a_pawn_set_down_then_taken_on_unseen_is_revised_when_its_players_hand_is_free() {
+    // Read on c3 for 600 ms, a landing; then the hand took it on to c4, off-centre. Decided
+    // when White lifts another piece (g2 at 12440). Never an alarm.
+    let result = run("unseen-set-on", None);
+    assert_eq!(games(&result), expected_games("unseen-set-on"));
+    assert_eq!(trace(&result, "unseen"), vec!["unseen c4"]);
     assert_eq!(time_of(&result, "revise c2c3 c2c4 3:c4"), Some(12_440));
     assert!(trace(&result, "illegal").is_empty());
 }

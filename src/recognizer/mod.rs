@@ -418,6 +418,12 @@ impl Recognizer {
             }
             return std::mem::take(&mut self.events);
         }
+        let stamp = self
+            .evidence
+            .stamp(still_since.saturating_add(self.config.still_ms));
+        if placed.is_empty() && self.decide_when_still(stamp, Self::slid_on_unseen) {
+            return std::mem::take(&mut self.events);
+        }
         let found = self.explanations(true);
         let made_its_capture = |e: &Explanation| {
             e.undo == 0
@@ -439,9 +445,6 @@ impl Recognizer {
             && !found.is_empty()
             && found.iter().all(|(_, e)| made_its_capture(e))
         {
-            let stamp = self
-                .evidence
-                .stamp(still_since.saturating_add(self.config.still_ms));
             self.now = stamp;
             self.advance(found, stamp);
             for line in &mut self.lines {

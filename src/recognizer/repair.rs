@@ -5,11 +5,12 @@
 //! changes. Or the moves read since a position a few plies back were a hand passing (a
 //! piece knocked over and set back), and the board, still now, shows another move.
 
-use shakmaty::{Bitboard, Move, Position};
+use shakmaty::{Bitboard, Move, Position, Role, Square};
 
 use super::line::Line;
 use super::search::{IN_PROGRESS, PLY, explain, in_progress_cost};
 use super::{Recognizer, Stamp};
+use crate::reading::Millis;
 
 /// How many plies back a move may be found to have ended elsewhere, unseen.
 const DEEPEST: usize = 6;
@@ -22,8 +23,71 @@ const MOST_SQUARES_APART: usize = 4;
 const REREAD: usize = 3;
 /// Rewriting a move already several plies old costs more than any one-ply story.
 const REPAIR: u32 = 2 * PLY;
+/// A piece that leaves the square it was read landing on this soon was passing over it.
+const PASSING_MS: Millis = 300;
 
 impl Recognizer {
+    /// The last move's piece left the square it was read landing on as soon as it got
+    /// there, and nothing shows where it went: the slide went on, and the piece came to rest
+    /// further along its way, off-centre. The nearest square there is taken, unseen; a later
+    /// reading revises it. (A pawn slid a2-a3-a4 that stopped off-centre on a4.)
+    pub(super) fn slid_on_unseen(&mut self, stamp: Stamp) -> bool {
+        let line = &self.lines[0];
+        let current = line.current();
+        let Some(recorded) = current.last_move else {
+            return false;
+        };
+        let Some(from) = recorded.from() else {
+            return false;
+        };
+        let passed = recorded.to();
+        let sliding = matches!(
+            recorded.role(),
+            Role::Pawn | Role::Bishop | Role::Rook | Role::Queen
+        );
+        if !sliding || recorded.is_capture() || recorded.is_promotion() {
+            return false;
+        }
+        let view = self.view();
+        if view.missing(current.occupancy) != Bitboard::from_square(passed)
+            || !view.extra(current.occupancy).is_empty()
+        {
+            return false;
+        }
+        let went_on = self
+            .evidence
+            .last_departure(passed, current.since)
+            .is_some_and(|left| left.t <= current.since.t + PASSING_MS);
+        if !went_on {
+            return false;
+        }
+        let previous = &line.nodes[line.ply_count() - 1];
+        let further = squares_beyond(from, passed);
+        let Some(onward) = further
+            .iter()
+            .take_while(|&&square| !previous.position.board().occupied().contains(square))
+            .filter(|&&square| !self.sensed.contains(square))
+            .find_map(|&square| {
+                previous
+                    .legal_moves()
+                    .iter()
+                    .map(|&(m, _)| m)
+                    .find(|m| m.from() == Some(from) && m.to() == square && !m.is_promotion())
+            })
+        else {
+            return false;
+        };
+        let explanation = super::search::Explanation {
+            undo: 1,
+            moves: vec![onward],
+            cost: PLY,
+            newly_unseen: Bitboard::from_square(onward.to()),
+            ..Default::default()
+        };
+        self.advance(vec![(0, explanation)], stamp);
+        true
+    }
+
     /// Nothing explains the board: tries each recent move of the likeliest line as one whose
     /// piece came to rest on another square of its reach, unseen there unless it reads
     /// occupied now, with the later moves played as they were. A repaired line must explain
@@ -239,4 +303,14 @@ fn replayed(line: &Line, base: usize, repair: &Repair, later: &[Move]) -> Option
         tail.play(m, line.nodes[base + 1 + offset].since);
     }
     Some(tail)
+}
+
+/// The squares past `to` on the straight way from `from` through it, nearest first.
+fn squares_beyond(from: Square, to: Square) -> Vec<Square> {
+    let mut beyond: Vec<Square> = shakmaty::attacks::ray(from, to)
+        .into_iter()
+        .filter(|&square| shakmaty::attacks::between(from, square).contains(to))
+        .collect();
+    beyond.sort_by_key(|&square| square.distance(to));
+    beyond
 }

@@ -901,3 +901,12 @@ fn a_poll_that_lists_a_slid_pawns_arrival_before_its_departure_is_decided_on_its
     assert_eq!(decided_at(&result, "7:b4"), Some(7250));
     assert!(trace(&result, "move").iter().all(|m| !m.contains("c5b4")));
 }
+
+#[test]
+fn a_capture_of_an_unseen_piece_set_down_unseen_is_told_by_the_reply() {
+    // Nothing reads on d5 before or after 3... Qxd5; White's whole move says the queen
+    // came down.
+    let result = expect_game_without_alarm("capture-onto-unseen");
+    assert_eq!(decided_at(&result, "6:Qxd5"), Some(6700));
+    assert_eq!(trace(&result, "unseen"), vec!["unseen d5"]);
+}

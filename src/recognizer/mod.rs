@@ -921,12 +921,13 @@ impl Recognizer {
                     .iter()
                     .all(|(_, e)| e.undo == 1 && e.moves.len() == 1 && e.unproven == 0)
                     && found.iter().any(|(_, e)| e.latest_proof.is_some());
-                // Read as both players' hands at once, one holding a piece over a dead
-                // sensor's square: the other player's whole move says it was set down there.
+                // Read as both players' hands at once, one holding a piece over a square the
+                // line cannot see (a dead sensor's, or one with a piece unseen on it, which it
+                // may have taken): the other player's whole move says it was set down there.
                 let landed_unseen_before_reply = in_progress
                     .is_some_and(|waiting| waiting >= IN_PROGRESS + SECOND_HAND)
                     && found.iter().all(|(i, e)| {
-                        let dead = self.lines[*i].dead;
+                        let blind = self.lines[*i].blind();
                         let landings = |moves: &[Move]| {
                             moves.iter().fold(Bitboard::EMPTY, |all, &m| {
                                 all | moves::footprint(m).landing()
@@ -936,7 +937,7 @@ impl Recognizer {
                             && e.unproven == 0
                             && e.moves
                                 .split_last()
-                                .is_some_and(|(_, before)| !(landings(before) & dead).is_empty())
+                                .is_some_and(|(_, before)| !(landings(before) & blind).is_empty())
                     });
                 match cheapest {
                     Some(cost)

@@ -255,9 +255,15 @@ impl Recognizer {
         // A poll lists a slid piece's arrival on its next square before its departure
         // when the piece straddled both: decided in that order, the board between the two
         // may read as something else (a piece nobody sees leaving its square), and stick.
-        let lifts_and_places = batch.iter().any(|r| matches!(r.reading, Reading::Lift(_)))
-            && batch.iter().any(|r| matches!(r.reading, Reading::Place(_)));
-        let before = lifts_and_places.then(|| self.clone());
+        let first_place = batch
+            .iter()
+            .position(|r| matches!(r.reading, Reading::Place(_)));
+        let lift_after_a_place = first_place.is_some_and(|first| {
+            batch[first..]
+                .iter()
+                .any(|r| matches!(r.reading, Reading::Lift(_)))
+        });
+        let before = lift_after_a_place.then(|| self.clone());
         self.feed_in_turn(batch, false);
         if let Some(mut once) = before
             && self.status != BoardStatus::Settled

@@ -465,23 +465,21 @@ impl Recognizer {
 
     /// A capture guessed from a still board is settled by a later proof of one of the
     /// piece's captures (the hand taking a victim off and setting the capturer down
-    /// there): the guess becomes the proven capture, no longer a guess.
+    /// there): the lines with the proven capture come first, no longer a guess. The others
+    /// stay behind them: a player straightening the piece on one victim's square looks the
+    /// same, and only a later move tells.
     fn settle_guessed_capture(&mut self) {
         if !self.lines[0].current().guessed {
             return;
         }
-        let mut settled = false;
-        for line in &mut self.lines {
+        let proven_capture = |line: &Line| {
             let current = line.current();
-            let Some(from) = current
+            let from = current
                 .last_move
                 .filter(|m| current.guessed && m.is_capture())
-                .and_then(|m| m.from())
-            else {
-                continue;
-            };
+                .and_then(|m| m.from())?;
             let previous = &line.nodes[line.ply_count() - 1];
-            let proven = previous
+            previous
                 .legal_moves()
                 .iter()
                 .filter(|(m, _)| m.is_capture() && m.from() == Some(from))
@@ -496,18 +494,29 @@ impl Recognizer {
                     Some((proof, m))
                 })
                 .max_by_key(|(proof, _)| *proof)
-                .map(|(_, m)| m);
-            let Some(proven) = proven else {
-                continue;
-            };
+                .map(|(_, m)| m)
+        };
+        let Some(proven) = self.lines.iter().find_map(proven_capture) else {
+            return;
+        };
+        let (mut settled, mut open): (Vec<Line>, Vec<Line>) = std::mem::take(&mut self.lines)
+            .into_iter()
+            .partition(|line| line.current().last_move == Some(proven));
+        if settled.is_empty() {
+            // The proven capture was no line of its own: the likeliest line becomes it.
+            let mut line = open.remove(0);
             line.apply(1, &[proven], self.now);
-            settled = true;
+            settled.push(line);
         }
-        if settled {
-            self.lines.retain(|line| !line.current().guessed);
-            self.dedupe_lines();
-            self.report_moves();
+        for line in &mut settled {
+            if let Some(node) = line.nodes.last_mut() {
+                node.guessed = false;
+            }
         }
+        settled.append(&mut open);
+        self.lines = settled;
+        self.dedupe_lines();
+        self.report_moves();
     }
 
     /// Tries `decide` at `stamp`, the time the board's stillness decides: its events carry

@@ -99,6 +99,14 @@ impl Recognizer {
         let played = line.moves();
         let deepest = DEEPEST_SEEN.min(n.saturating_sub(line.pinned));
         // A piece straightened reads from then on; noise and passing hands do not last.
+        // Not a piece set down for a while by the hand now moving: one lifted since the last
+        // move and still in the air may have been put there on its way.
+        let in_hand_since = self
+            .view()
+            .missing(line.current().occupancy)
+            .into_iter()
+            .filter_map(|square| self.evidence.first_departure(square, line.current().since))
+            .min();
         let appeared = self
             .view()
             .extra(line.current().occupancy)
@@ -106,7 +114,10 @@ impl Recognizer {
             .filter(|&square| {
                 self.evidence
                     .last_arrival(square, Stamp::default())
-                    .is_none_or(|arrival| stamp.t >= arrival.t + self.config.still_ms)
+                    .is_none_or(|arrival| {
+                        stamp.t >= arrival.t + self.config.still_ms
+                            && in_hand_since.is_none_or(|lifted| arrival < lifted)
+                    })
             })
             .collect::<Bitboard>();
         let ctx = self.search_context();

@@ -910,3 +910,15 @@ fn a_capture_of_an_unseen_piece_set_down_unseen_is_told_by_the_reply() {
     assert_eq!(decided_at(&result, "6:Qxd5"), Some(6700));
     assert_eq!(trace(&result, "unseen"), vec!["unseen d5"]);
 }
+
+#[test]
+fn a_capture_guessed_from_a_lift_is_revised_when_its_victim_moves() {
+    // 2... Ng4 set down unseen looked like a fast 2... Nxe4; 4. e5 and 4... d5 show the
+    // e4 pawn was never taken.
+    let result = run("unseen-not-a-capture", None);
+    assert_eq!(games(&result), expected_games("unseen-not-a-capture"));
+    assert_eq!(decided_at(&result, "4:Nxe4"), Some(5000));
+    assert_eq!(time_of(&result, "revise f6e4 f6g4 4:Ng4"), Some(10_300));
+    assert_eq!(trace(&result, "unseen"), vec!["unseen g4"]);
+    assert!(trace(&result, "illegal").len() <= 1);
+}

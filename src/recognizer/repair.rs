@@ -141,7 +141,17 @@ impl Recognizer {
                     .evidence
                     .last_departure(passed, line.current().since)
                     .is_none();
-            if !left_long_ago && appeared.is_empty() {
+            // A capture guessed from a still board (only the capturer's lift was seen) may
+            // have been the piece set down unseen: the victim shows when it moves, its
+            // square emptying under the capturer the line has there.
+            let guessed_capture = recorded.is_capture()
+                && line.nodes[base + 1].guessed
+                && self
+                    .view()
+                    .missing(line.current().occupancy)
+                    .contains(passed);
+            let landed_unseen = left_long_ago || guessed_capture;
+            if !landed_unseen && appeared.is_empty() {
                 continue;
             }
             for &(alternative, _) in line.nodes[base].legal_moves() {
@@ -151,7 +161,7 @@ impl Recognizer {
                     || alternative.from() != Some(from)
                     || alternative.is_castle()
                     || line.blind().contains(landing)
-                    || !(seen_now || (left_long_ago && !self.sensed.contains(landing)))
+                    || !(seen_now || (landed_unseen && !self.sensed.contains(landing)))
                 {
                     continue;
                 }

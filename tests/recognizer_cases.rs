@@ -922,3 +922,12 @@ fn a_capture_guessed_from_a_lift_is_revised_when_its_victim_moves() {
     assert_eq!(trace(&result, "unseen"), vec!["unseen g4"]);
     assert!(trace(&result, "illegal").len() <= 1);
 }
+
+#[test]
+fn a_capture_guessed_among_several_is_revised_when_its_piece_is_straightened_after_the_reply() {
+    // The queen straightened on a7 after 4... Nf6 says where 4. Qx went; the other
+    // captures stay open behind it.
+    let result = expect_game_without_alarm("fast-capture-straightened");
+    assert_eq!(decided_at(&result, "7:Qxd5"), Some(8000));
+    assert_eq!(time_of(&result, "revise d4d5 d4a7 7:Qxa7"), Some(12_200));
+}

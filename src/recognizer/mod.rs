@@ -469,16 +469,23 @@ impl Recognizer {
     /// stay behind them: a player straightening the piece on one victim's square looks the
     /// same, and only a later move tells.
     fn settle_guessed_capture(&mut self) {
-        if !self.lines[0].current().guessed {
+        // The guess is the last ply, or the one before the reply (the capturer straightened
+        // on its square while the other player moved).
+        let first = &self.lines[0];
+        let n = first.ply_count();
+        let Some(ply) = (n.saturating_sub(1)..=n)
+            .rev()
+            .find(|&k| k > 0 && first.nodes[k].guessed)
+        else {
             return;
-        }
+        };
         let proven_capture = |line: &Line| {
-            let current = line.current();
-            let from = current
+            let node = line.nodes.get(ply)?;
+            let from = node
                 .last_move
-                .filter(|m| current.guessed && m.is_capture())
+                .filter(|m| node.guessed && m.is_capture())
                 .and_then(|m| m.from())?;
-            let previous = &line.nodes[line.ply_count() - 1];
+            let previous = &line.nodes[ply - 1];
             previous
                 .legal_moves()
                 .iter()
@@ -499,19 +506,23 @@ impl Recognizer {
         let Some(proven) = self.lines.iter().find_map(proven_capture) else {
             return;
         };
+        let made_it =
+            |line: &Line| line.nodes.get(ply).and_then(|node| node.last_move) == Some(proven);
         let (mut settled, mut open): (Vec<Line>, Vec<Line>) = std::mem::take(&mut self.lines)
             .into_iter()
-            .partition(|line| line.current().last_move == Some(proven));
+            .partition(made_it);
         if settled.is_empty() {
+            if ply < n {
+                self.lines = open;
+                return;
+            }
             // The proven capture was no line of its own: the likeliest line becomes it.
             let mut line = open.remove(0);
             line.apply(1, &[proven], self.now);
             settled.push(line);
         }
         for line in &mut settled {
-            if let Some(node) = line.nodes.last_mut() {
-                node.guessed = false;
-            }
+            line.nodes[ply].guessed = false;
         }
         settled.append(&mut open);
         self.lines = settled;

@@ -931,3 +931,11 @@ fn a_capture_guessed_among_several_is_revised_when_its_piece_is_straightened_aft
     assert_eq!(decided_at(&result, "7:Qxd5"), Some(8000));
     assert_eq!(time_of(&result, "revise d4d5 d4a7 7:Qxa7"), Some(12_200));
 }
+
+#[test]
+fn a_capture_whose_landing_a_slow_poll_reports_a_poll_early_is_taken_when_its_origin_empties() {
+    // Polled every 250 ms: d5's lift and place come a poll before e4 is found empty.
+    let result = expect_game_without_alarm("capture-a-poll-early");
+    assert_eq!(decided_at(&result, "3:exd5"), Some(3250));
+    assert_eq!(decided_at(&result, "4:Qxd5"), Some(4250));
+}

@@ -34,6 +34,8 @@ pub const STRADDLE_MS: Millis = 50;
 
 /// Entries older than every base position still searched are dropped; this bounds the rest.
 const MAX_ENTRIES: usize = 4096;
+/// A host polling slower than this is not telling when things happened at all.
+const MAX_POLL_SKEW_MS: Millis = 500;
 
 #[derive(Clone, Debug)]
 pub struct Evidence {
@@ -42,6 +44,10 @@ pub struct Evidence {
     /// Once a board has sent lift/place events, sensor-only arrivals are not trusted as proof.
     event_board: bool,
     min_vacancy_ms: Millis,
+    /// The time of the last lift/place event, and the shortest time seen between two:
+    /// a board's poll interval, since its events carry the time of their poll.
+    last_event_t: Option<Millis>,
+    poll_interval: Option<Millis>,
 }
 
 impl Evidence {
@@ -51,6 +57,8 @@ impl Evidence {
             seq: 0,
             event_board: false,
             min_vacancy_ms,
+            last_event_t: None,
+            poll_interval: None,
         }
     }
 
@@ -65,8 +73,27 @@ impl Evidence {
         self.event_board
     }
 
-    pub fn mark_event_board(&mut self) {
+    /// Notes a lift/place event at `t`: the board sends events.
+    pub fn mark_event_board(&mut self, t: Millis) {
         self.event_board = true;
+        if let Some(last) = self.last_event_t
+            && t > last
+        {
+            let gap = t - last;
+            self.poll_interval = Some(self.poll_interval.map_or(gap, |interval| interval.min(gap)));
+        }
+        self.last_event_t = Some(t);
+    }
+
+    /// How far apart a polled board may stamp two changes made together: a change just
+    /// before a poll and one just after it are a poll apart. Nothing on a board without
+    /// events, whose readings carry the time of their scan.
+    pub fn poll_skew(&self) -> Millis {
+        if self.event_board {
+            self.poll_interval.unwrap_or(0).min(MAX_POLL_SKEW_MS)
+        } else {
+            0
+        }
     }
 
     pub fn left(&mut self, stamp: Stamp, square: Square) {
@@ -233,7 +260,8 @@ impl Evidence {
             // A slid piece straddles its square and the next for a moment: it may reach
             // the victim's square just before it leaves its own.
             let after_departure = e.stamp > departure;
-            let straddling = departure.t.saturating_sub(e.stamp.t) <= STRADDLE_MS;
+            let skew = if from_event { self.poll_skew() } else { 0 };
+            let straddling = departure.t.saturating_sub(e.stamp.t) <= STRADDLE_MS + skew;
             if square != victim || !(after_departure || straddling) {
                 return None;
             }
@@ -367,7 +395,7 @@ mod tests {
     #[test]
     fn a_place_event_on_an_occupied_square_proves_the_capture() {
         let mut evidence = Evidence::new(100);
-        evidence.mark_event_board();
+        evidence.mark_event_board(1000);
         let base = evidence.stamp(0);
         let s = evidence.stamp(1000);
         evidence.left(s, Square::D4);

@@ -343,7 +343,7 @@ impl Recognizer {
                 }
             }
             Reading::Lift(square) => {
-                self.evidence.mark_event_board();
+                self.evidence.mark_event_board(t);
                 let stamp = self.evidence.stamp(t);
                 self.evidence.left(stamp, square);
                 self.saw_change(Bitboard::from_square(square), self.sensed.without(square));
@@ -351,7 +351,7 @@ impl Recognizer {
                 self.step(stamp);
             }
             Reading::Place(square) => {
-                self.evidence.mark_event_board();
+                self.evidence.mark_event_board(t);
                 let stamp = self.evidence.stamp(t);
                 self.evidence.arrived(stamp, square, true);
                 self.saw_change(Bitboard::from_square(square), self.sensed.with(square));

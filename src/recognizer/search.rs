@@ -6,9 +6,10 @@ use shakmaty::{Bitboard, Move, Position, Role};
 
 use super::evidence::{Evidence, STRADDLE_MS, Stamp};
 
-/// How far apart a polled board may stamp two changes made together: one poll (a Centaur
-/// is polled every 75 ms; a change just before a poll and one just after it are a poll
-/// apart), with room for a late poll.
+/// How far apart a polled board may stamp two changes made together, at the least: one
+/// poll (a Centaur is polled every 75 ms; a change just before a poll and one just after it
+/// are a poll apart), with room for a late poll. A board polled more slowly is allowed its
+/// interval (`Evidence::poll_skew`).
 const POLL_SKEW_MS: crate::reading::Millis = 100;
 use super::line::{Line, Node};
 use super::moves::{footprint, promotion_role, slide_way, touched_squares};
@@ -375,7 +376,10 @@ impl Search<'_, '_> {
         // A slid piece may read on its new square a moment before its old one empties, and
         // a polled board stamps each change with its poll: the two may be a poll apart.
         match (left, landed) {
-            (Some(left), Some(landed)) => landed.t + STRADDLE_MS + POLL_SKEW_MS >= left.t,
+            (Some(left), Some(landed)) => {
+                let skew = POLL_SKEW_MS.max(evidence.poll_skew());
+                landed.t + STRADDLE_MS + skew >= left.t
+            }
             _ => true,
         }
     }

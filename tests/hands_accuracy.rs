@@ -148,10 +148,7 @@ fn write_session(dir: &Path, name: &str, recording: &Recording, truth: &Truth) {
 
 /// Sessions exact per category and mode this commit reaches (1.0 where not named): the
 /// floor kept while the targets (95%, unseen 90%) are worked towards.
-const FLOORS: &[(&str, f64)] = &[
-    ("lively poll", 0.83),
-    ("unseen poll", 0.66),
-];
+const FLOORS: &[(&str, f64)] = &[("lively poll", 0.83), ("unseen poll", 0.66)];
 
 #[test]
 fn held_out_sessions_with_lively_hands_are_recognised() {

@@ -365,8 +365,9 @@ impl Recognizer {
     /// Time has passed without a reading (a board that says nothing while no piece moves):
     /// once the board has been still for `still_ms` with one piece in the hand, lifted since
     /// the last move, that piece has made its capture: the only one, or the likeliest of
-    /// several (on a board without events), the others kept. Decided at the time the
-    /// stillness began plus `still_ms`; a later reading still revises it. Call
+    /// several, the others kept (not on a board with events, which shows a capture on its
+    /// victim's square). Decided at the time the stillness began plus `still_ms`; a later
+    /// reading still revises it. Call
     /// it while idle; `feed` calls it first by itself.
     pub fn tick(&mut self, t: Millis) -> Vec<Event> {
         let still_since = self.now.t;

@@ -79,7 +79,8 @@ mod tests {
     use shakmaty::fen::Fen;
     use shakmaty::uci::UciMove;
 
-    fn score(fen: &str, uci: &str) -> i32 {
+    /// How plausible `uci` is from `fen`, after `previous` (if any) landed where it did.
+    fn score_after(fen: &str, uci: &str, previous: Option<Move>) -> i32 {
         let position: Chess = fen
             .parse::<Fen>()
             .expect("fen")
@@ -90,7 +91,11 @@ mod tests {
             .expect("uci")
             .to_move(&position)
             .expect("legal");
-        plausibility(&position, m, None)
+        plausibility(&position, m, previous)
+    }
+
+    fn score(fen: &str, uci: &str) -> i32 {
+        score_after(fen, uci, None)
     }
 
     #[test]
@@ -119,18 +124,8 @@ mod tests {
 
     #[test]
     fn a_recapture_on_the_square_just_moved_to_is_likeliest() {
+        // The knight just landed on e2: taking it back beats the pawn by 20.
         let fen = "4k3/8/8/2p5/8/8/2R1n3/4K3 w - - 0 1";
-        let position: Chess = fen
-            .parse::<Fen>()
-            .expect("fen")
-            .into_position(CastlingMode::Standard)
-            .expect("position");
-        let to_move = |uci: &str| {
-            uci.parse::<UciMove>()
-                .expect("uci")
-                .to_move(&position)
-                .expect("legal")
-        };
         let previous = Move::Normal {
             role: Role::Knight,
             from: shakmaty::Square::G3,
@@ -138,7 +133,7 @@ mod tests {
             to: shakmaty::Square::E2,
             promotion: None,
         };
-        assert_eq!(plausibility(&position, to_move("c2e2"), Some(previous)), 23);
-        assert_eq!(plausibility(&position, to_move("c2c5"), Some(previous)), 1);
+        assert_eq!(score_after(fen, "c2e2", Some(previous)), 23);
+        assert_eq!(score_after(fen, "c2c5", Some(previous)), 1);
     }
 }

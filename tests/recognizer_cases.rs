@@ -939,3 +939,11 @@ fn a_capture_whose_landing_a_slow_poll_reports_a_poll_early_is_taken_when_its_or
     assert_eq!(decided_at(&result, "3:exd5"), Some(3250));
     assert_eq!(decided_at(&result, "4:Qxd5"), Some(4250));
 }
+
+#[test]
+fn a_last_move_set_down_unseen_with_no_other_move_is_taken_at_the_end() {
+    let result = run("unseen-last-move", None);
+    assert_eq!(games(&result), expected_games("unseen-last-move"));
+    assert_eq!(time_of(&result, "unseen h5"), Some(7_000));
+    assert_eq!(decided_at(&result, "5:h5"), Some(7000));
+}

@@ -557,16 +557,48 @@ impl Recognizer {
             self.events = decided;
         }
         if self.awaiting.is_none() && !self.view().matches(self.expected_occupancy()) {
+            // Decided at the end: its events carry the end's time.
             let stamp = self.evidence.stamp(t);
+            self.now = stamp;
             let found = self.explanations(true);
             if !found.is_empty() && found[0].1.cost > 0 {
                 self.advance(found, stamp);
+            } else if let Some(only) = self.only_move_of_the_piece_in_the_air() {
+                self.advance(vec![(0, only)], stamp);
             }
         }
         self.lines.truncate(1);
         self.now.t = t;
         self.report_moves();
         std::mem::take(&mut self.events)
+    }
+
+    /// At the end of a session, a piece of the side to move still in the air, with one
+    /// move only and that no capture, was set down there, off-centre: the last move of a
+    /// game is not lost to a piece its sensor did not see.
+    fn only_move_of_the_piece_in_the_air(&self) -> Option<Explanation> {
+        let current = self.lines[0].current();
+        let view = self.view();
+        let lifted = view.missing(current.occupancy);
+        let from = (lifted & current.position.us()).single_square()?;
+        if lifted.count() != 1 || !view.extra(current.occupancy).is_empty() {
+            return None;
+        }
+        let mut moves = current
+            .legal_moves()
+            .iter()
+            .map(|&(m, _)| m)
+            .filter(|m| m.from() == Some(from));
+        let only = moves.next().filter(|m| !m.is_capture())?;
+        if moves.next().is_some() {
+            return None;
+        }
+        Some(Explanation {
+            moves: vec![only],
+            cost: PLY,
+            newly_unseen: Bitboard::from_square(only.to()),
+            ..Explanation::default()
+        })
     }
 
     // ----- queries -----

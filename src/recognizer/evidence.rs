@@ -393,6 +393,21 @@ mod tests {
     }
 
     #[test]
+    fn a_polled_boards_skew_is_the_shortest_time_between_its_events() {
+        let mut evidence = Evidence::new(100);
+        assert_eq!(evidence.poll_skew(), 0);
+        evidence.mark_event_board(1000);
+        evidence.mark_event_board(1000);
+        evidence.mark_event_board(1750);
+        evidence.mark_event_board(2000);
+        assert_eq!(evidence.poll_skew(), 250);
+        let mut slow = Evidence::new(100);
+        slow.mark_event_board(0);
+        slow.mark_event_board(5000);
+        assert_eq!(slow.poll_skew(), MAX_POLL_SKEW_MS);
+    }
+
+    #[test]
     fn a_place_event_on_an_occupied_square_proves_the_capture() {
         let mut evidence = Evidence::new(100);
         evidence.mark_event_board(1000);

@@ -269,20 +269,9 @@ impl Recognizer {
             && self.status != BoardStatus::Settled
         {
             // What the read shows at its end, decided once with all its events heard, if
-            // that tells a cheaper story. A move left in progress costs a ply more when it
-            // lands.
+            // that settles the board on a cheaper story.
             once.feed_in_turn(batch, true);
-            let unfinished = match self.status {
-                BoardStatus::Waiting { .. } => PLY,
-                _ => 0,
-            };
-            if once.status == BoardStatus::Settled
-                && once.spent
-                    < self
-                        .spent
-                        .saturating_add(self.open_cost())
-                        .saturating_add(unfinished)
-            {
+            if once.status == BoardStatus::Settled && once.story_cost() < self.story_cost() {
                 *self = once;
             }
         }
@@ -1606,6 +1595,18 @@ impl Recognizer {
             }
         };
         self.set_status(status);
+    }
+
+    /// What the stories decided since the read began cost, with what the board as it
+    /// stands still costs: a move left in progress costs a ply more when it lands.
+    fn story_cost(&self) -> u32 {
+        let unfinished = match self.status {
+            BoardStatus::Waiting { .. } => PLY,
+            _ => 0,
+        };
+        self.spent
+            .saturating_add(self.open_cost())
+            .saturating_add(unfinished)
     }
 
     /// What the board as it stands still costs to explain: a move in progress, or (an

@@ -84,6 +84,12 @@ fn the_engines_move_is_said_as_an_instruction_again_on_request_and_a_wrong_move_
     let mut heard = Vec::new();
     bench.play(e2e4());
     until_said(&mut bench, " plays ", &mut heard);
+    // The instruction and the board's awaiting the move may land in different updates.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while bench.session.snapshot().expected_move.is_none() && Instant::now() < deadline {
+        bench.run_for(Duration::from_millis(20));
+        heard.extend(said(&mut bench));
+    }
     let reply = bench.session.snapshot().expected_move.expect("the reply");
     let (from, dest) = (reply.from().expect("a from square"), reply.to());
     let instruction = heard.last().cloned().expect("the instruction");

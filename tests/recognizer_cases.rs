@@ -724,6 +724,26 @@ fn an_unseen_pawn_is_proved_by_the_same_players_next_move_landing_where_it_left(
 }
 
 #[test]
+fn a_game_that_went_on_over_an_unseen_pawn_is_caught_up_in_the_order_the_hands_played() {
+    // 14... h6 unseen, then 15. Bh4 and 15... g5: once the board is still a second, the
+    // lifts are told in turn (White lifted g5 after Black's hand was free again).
+    let result = run("unseen-one-after-another", None);
+    assert_eq!(games(&result), expected_games("unseen-one-after-another"));
+    assert_eq!(time_of(&result, "unseen h6"), Some(51_960));
+    assert_eq!(decided_at(&result, "15:Bh4"), Some(51_960));
+    assert_eq!(decided_at(&result, "16:g5"), Some(51_960));
+    // The board read illegal only until then.
+    let illegal = trace(&result, "illegal");
+    assert!(!illegal.is_empty() && illegal.len() <= 2, "{illegal:?}");
+    assert!(
+        result
+            .events
+            .iter()
+            .all(|e| { e.t <= 51_960 || !matches!(e.kind, EventKind::Illegal { .. }) })
+    );
+}
+
+#[test]
 fn a_pawn_slid_past_a_square_and_left_unseen_is_revised_onto_where_it_rests() {
     let result = run("unseen-slid-past", None);
     assert_eq!(games(&result), expected_games("unseen-slid-past"));

@@ -5,6 +5,7 @@
 //! forward, a revised last move, or a return to an earlier position. A capture the sensors
 //! cannot prove splits the line; later moves decide which line survives.
 
+mod catch_up;
 pub mod event;
 mod evidence;
 pub mod health;
@@ -374,13 +375,14 @@ impl Recognizer {
         if illegal {
             // A piece that has read for a while where the line has none may be one set down
             // unseen long ago, now straightened; or the moves read since a position a few
-            // plies back were a hand passing, and the board, still now, shows another.
+            // plies back were a hand passing, and the board, still now, shows another; or
+            // the game went on over several pieces set down unseen.
             let stamp = self
                 .evidence
                 .stamp(still_since.saturating_add(self.config.still_ms));
-            if !self.decide_when_still(stamp, Self::repair_with_unseen_landing) {
-                self.decide_when_still(stamp, Self::reread_recent_moves);
-            }
+            let _ = self.decide_when_still(stamp, Self::repair_with_unseen_landing)
+                || self.decide_when_still(stamp, Self::reread_recent_moves)
+                || self.decide_when_still(stamp, Self::catch_up_with_unseen_landings);
             return std::mem::take(&mut self.events);
         }
         let lifted = self.view().missing(self.expected_occupancy());
@@ -417,13 +419,29 @@ impl Recognizer {
         let stamp = self
             .evidence
             .stamp(still_since.saturating_add(self.config.still_ms));
+        // A piece that appeared long after the last move, and stays: one set down unseen
+        // earlier, now straightened (a knight taken for a capture it never made). Not if
+        // a piece left a square the line has empty: one unseen there moved on to it.
+        let current = self.lines[0].current();
+        let left_unknown = self.evidence.departed_since(current.since) & !current.occupancy;
+        if !placed.is_empty()
+            && !placed_soon
+            && left_unknown.is_empty()
+            && self.decide_when_still(stamp, Self::repair_with_unseen_landing)
+        {
+            return std::mem::take(&mut self.events);
+        }
         if placed.is_empty() && self.decide_when_still(stamp, Self::slid_on_unseen) {
             return std::mem::take(&mut self.events);
         }
         let found = self.explanations(true);
-        let made_its_capture = |e: &Explanation| {
+        // Not of a piece the line has unseen: its square never read it, so nothing there
+        // tells its capture from the capturer still in the hand.
+        let made_its_capture = |line: &Line, e: &Explanation| {
             e.undo == 0
-                && matches!(e.moves.as_slice(), [m] if m.is_capture() && m.from().is_some_and(|from| lifted == Bitboard::from_square(from)))
+                && matches!(e.moves.as_slice(), [m] if m.is_capture()
+                    && !line.unseen.contains(m.to())
+                    && m.from().is_some_and(|from| lifted == Bitboard::from_square(from)))
         };
         // Only a piece lifted once the last move was made is this move's: one lifted before
         // (a victim whose capturer was set down beside it, to be nudged on) is not.
@@ -439,7 +457,9 @@ impl Recognizer {
             && lifted_for_this_move
             && !self.evidence.is_event_board()
             && !found.is_empty()
-            && found.iter().all(|(_, e)| made_its_capture(e))
+            && found
+                .iter()
+                .all(|(i, e)| made_its_capture(&self.lines[*i], e))
         {
             self.now = stamp;
             self.advance(found, stamp);
@@ -975,7 +995,10 @@ impl Recognizer {
                 let landed_unseen_before_reply = in_progress
                     .is_some_and(|waiting| waiting >= IN_PROGRESS + SECOND_HAND)
                     && found.iter().all(|(i, e)| {
-                        let blind = self.lines[*i].blind();
+                        // A piece unseen only on a line less likely than the first is too
+                        // weak a ground for a capture no sensor saw.
+                        let line = &self.lines[*i];
+                        let blind = if *i == 0 { line.blind() } else { line.dead };
                         let landings = |moves: &[Move]| {
                             moves.iter().fold(Bitboard::EMPTY, |all, &m| {
                                 all | moves::footprint(m).landing()
@@ -1407,6 +1430,8 @@ impl Recognizer {
             promotion: self.pending_promotion(),
             accept_unproven_last: false,
             left_and_refilled: Bitboard::EMPTY,
+            doubted: false,
+            unseen: Bitboard::EMPTY,
         }
     }
 
@@ -1444,7 +1469,13 @@ impl Recognizer {
         let mut found: Vec<(usize, Explanation)> = self.lines[..lines]
             .iter()
             .enumerate()
-            .flat_map(|(i, line)| explain(line, &ctx).into_iter().map(move |e| (i, e)))
+            .flat_map(|(i, line)| {
+                let ctx = SearchContext {
+                    doubted: i > 0,
+                    ..ctx
+                };
+                explain(line, &ctx).into_iter().map(move |e| (i, e))
+            })
             .collect();
         if let Some((ply, expected)) = self.expected {
             // Only the expected move may be that ply: another is refused, and said to be.

@@ -67,6 +67,11 @@ pub struct SearchContext<'a> {
     /// Squares a story may move a piece from though they read occupied now: the sensors saw
     /// them left, and another piece may have landed there since.
     pub left_and_refilled: Bitboard,
+    /// Whether the line searched is not the likeliest: a piece it alone has unseen is
+    /// a doubtful ground for a capture no sensor saw.
+    pub doubted: bool,
+    /// Squares where a doubted line has a piece its sensor does not see: set by `explain`.
+    pub unseen: Bitboard,
 }
 
 impl SearchContext<'_> {
@@ -84,6 +89,11 @@ impl SearchContext<'_> {
 pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
     let ctx = &SearchContext {
         live: ctx.live & !line.blind(),
+        unseen: if ctx.doubted {
+            line.unseen
+        } else {
+            Bitboard::EMPTY
+        },
         ..*ctx
     };
     let mut found = Vec::new();
@@ -288,7 +298,14 @@ impl Search<'_, '_> {
                 previous_departure = departure;
             }
             let lands = print.landing();
-            let unseen_landing = !(lands & self.ctx.dead()).is_empty();
+            // A capture of a piece a doubted line has unseen, the capturer unseen too:
+            // twice as unlikely as a capture no sensor saw.
+            let onto_unseen = print.victim.is_some_and(|victim| {
+                self.ctx.unseen.contains(victim)
+                    && !self.ctx.live.contains(victim)
+                    && (lands & !self.ctx.unseen & self.ctx.dead()).is_empty()
+            });
+            let unseen_landing = !onto_unseen && !(lands & self.ctx.dead()).is_empty();
             // A piece lifted over a capturable square (or a dead sensor's) looks exactly like
             // one that landed there; only a later ply shows it really did.
             let last = index + 1 == path.len() && !self.ctx.accept_unproven_last;
@@ -302,6 +319,13 @@ impl Search<'_, '_> {
             let (Some(victim), Some(from)) = (print.victim, m.from()) else {
                 continue;
             };
+            if onto_unseen {
+                if last {
+                    return;
+                }
+                unproven += 2;
+                continue;
+            }
             // A victim that arrived in this very story needs an arrival of its own and one
             // of its capturer: one placed piece cannot prove both.
             let arrived_here =

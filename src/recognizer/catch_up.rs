@@ -1,0 +1,318 @@
+//! A line stuck while the game went on: several pieces set down off-centre within a few
+//! plies (a pawn, then the bishop behind it, then the reply), each unseen, so no story of a
+//! move or two explains the board. The hands tell the order: each piece lifted since the
+//! line's position, in turn, is a move of its side, landing where a square filled or,
+//! unseen, on an empty one. A piece is taken as set down unseen only where its player
+//! lifted another piece after the reply: the hand that held it was free again. What is
+//! left over must be one move under way.
+
+use shakmaty::{Bitboard, Chess, Move, Position};
+
+use super::evidence::{Evidence, STRADDLE_MS, Stamp};
+use super::line::Line;
+use super::moves::{footprint, occupancy_after, slide_way, touched_squares};
+use super::search::{IN_PROGRESS, PLY, in_progress_cost};
+use super::{MAX_LINES, Recognizer};
+
+/// The most plies a catch-up story tells.
+const MOST_PLIES: usize = 6;
+/// The most pieces it sets down unseen.
+const MOST_UNSEEN: u32 = 3;
+/// A landing no sensor saw, in tenths of a ply, as in the search.
+const UNSEEN_LANDING: u32 = 3;
+/// How many moves the walk looks at before it gives up: a bound on a still board's work.
+const MOST_MOVES_TRIED: usize = 4000;
+
+/// One move of a story, with when the sensors saw its piece leave and land.
+#[derive(Clone, Copy)]
+struct Step {
+    m: Move,
+    departed: Stamp,
+    /// `None`: set down where no sensor saw it.
+    landed: Option<Stamp>,
+}
+
+#[derive(Clone)]
+struct Story {
+    steps: Vec<Step>,
+    unseen: Bitboard,
+}
+
+struct Walk<'a> {
+    evidence: &'a Evidence,
+    since: Stamp,
+    sensed: Bitboard,
+    /// Sensors the line believes.
+    live: Bitboard,
+    departed: Bitboard,
+    skew: crate::reading::Millis,
+    tried: usize,
+    stories: Vec<Story>,
+}
+
+impl Recognizer {
+    /// The board has stood still on a reading nothing explains: tells the game on from the
+    /// likeliest line's position by the pieces lifted since, in the order they left, with
+    /// pieces set down unseen where the next lift of the same player proves it. What is
+    /// left must be a move under way. The cheapest stories become the lines.
+    pub(super) fn catch_up_with_unseen_landings(&mut self, stamp: Stamp) -> bool {
+        let line = &self.lines[0];
+        let current = line.current();
+        let view = self.view();
+        let live = view.live & !line.blind();
+        let departed = self.evidence.departed_since(current.since) & live;
+        // An unseen landing, the reply and the same player's next lift, at the least.
+        if departed.count() < 3 {
+            return false;
+        }
+        let mut walk = Walk {
+            evidence: &self.evidence,
+            since: current.since,
+            sensed: self.sensed,
+            live,
+            departed,
+            skew: self.evidence.poll_skew(),
+            tried: 0,
+            stories: Vec::new(),
+        };
+        let mut path = Vec::with_capacity(MOST_PLIES);
+        walk.step(
+            &current.position,
+            current.occupancy,
+            &mut path,
+            Bitboard::EMPTY,
+        );
+        if walk.tried > MOST_MOVES_TRIED {
+            return false;
+        }
+        let mut told: Vec<(u32, Line)> = Vec::new();
+        for story in walk.stories {
+            if !self.proven(&story) {
+                continue;
+            }
+            let caught_up = told_on(line, &story);
+            if !self.all_lifts_told(&story, &caught_up, departed) {
+                continue;
+            }
+            let believed = view.live & !caught_up.blind();
+            let residual = if ((caught_up.current().occupancy ^ self.sensed) & believed).is_empty()
+            {
+                0
+            } else {
+                // No more than one move under way: a second hand is a story of its own.
+                match in_progress_cost(&caught_up, view, &self.evidence, self.settled_at) {
+                    Some(IN_PROGRESS) => IN_PROGRESS,
+                    _ => continue,
+                }
+            };
+            let cost = PLY * story.steps.len() as u32
+                + UNSEEN_LANDING * story.unseen.count() as u32
+                + residual;
+            told.push((cost, caught_up));
+        }
+        let Some(cheapest) = told.iter().map(|(cost, _)| *cost).min() else {
+            return false;
+        };
+        let mut lines: Vec<Line> = told
+            .into_iter()
+            .filter(|(cost, _)| *cost == cheapest)
+            .map(|(_, line)| line)
+            .collect();
+        // Stable: equally likely stories keep the order the hands suggested.
+        lines.sort_by_key(|line| std::cmp::Reverse(line.current().plausibility));
+        self.now = stamp;
+        self.lines = lines;
+        self.dedupe_lines();
+        self.lines.truncate(MAX_LINES);
+        self.report_moves();
+        self.refresh_status();
+        true
+    }
+
+    /// Whether every square a hand left since is the story's, or holds a piece of the move
+    /// under way, lifted after the story's last move began.
+    fn all_lifts_told(&self, story: &Story, caught_up: &Line, departed: Bitboard) -> bool {
+        let told = story
+            .steps
+            .iter()
+            .fold(Bitboard::EMPTY, |all, step| all | touched_squares(step.m));
+        let in_the_air = self.view().missing(caught_up.current().occupancy);
+        let last_began = story.steps.last().map(|step| step.departed);
+        (departed & !told).into_iter().all(|square| {
+            in_the_air.contains(square)
+                && self
+                    .evidence
+                    .last_departure(square, self.lines[0].current().since)
+                    .is_some_and(|left| Some(left) > last_began)
+        })
+    }
+
+    /// Whether every piece the story sets down unseen is proven by its player's hand: a
+    /// piece of theirs lifted after the reply came down (or, the reply unseen too, left).
+    fn proven(&self, story: &Story) -> bool {
+        if story.unseen.is_empty() {
+            return false;
+        }
+        story.steps.iter().enumerate().all(|(i, step)| {
+            if step.landed.is_some() {
+                return true;
+            }
+            let Some(reply) = story.steps.get(i + 1) else {
+                return false;
+            };
+            let reply_done = reply.landed.unwrap_or(reply.departed);
+            // The player's pieces after the reply: one of them lifted after it.
+            let mover = step_mover(story, i, &self.lines[0]);
+            let theirs = mover & self.evidence.departed_since(reply_done);
+            !theirs.is_empty()
+        })
+    }
+}
+
+/// The squares of the pieces of the player who made step `i`, once the reply is made.
+fn step_mover(story: &Story, i: usize, line: &Line) -> Bitboard {
+    let mut position = line.current().position.clone();
+    for step in &story.steps[..i] {
+        position.play_unchecked(step.m);
+    }
+    let mover = position.turn();
+    for step in story.steps.iter().skip(i).take(2) {
+        position.play_unchecked(step.m);
+    }
+    position.board().by_color(mover)
+}
+
+/// The line with the story played, each move at the time its piece came to rest (an unseen
+/// one just before the reply's piece left), and its unseen pieces.
+fn told_on(line: &Line, story: &Story) -> Line {
+    let mut told = line.clone();
+    told.unseen |= story.unseen;
+    let mut since = line.current().since;
+    for (i, step) in story.steps.iter().enumerate() {
+        let rested = step.landed.or_else(|| {
+            story.steps.get(i + 1).map(|reply| Stamp {
+                seq: reply.departed.seq.saturating_sub(1),
+                t: reply.departed.t,
+            })
+        });
+        since = since.max(rested.unwrap_or(since));
+        told.play(step.m, since);
+    }
+    told.unseen &= told.current().occupancy;
+    told
+}
+
+impl Walk<'_> {
+    fn step(
+        &mut self,
+        position: &Chess,
+        occupancy: Bitboard,
+        path: &mut Vec<Step>,
+        unseen: Bitboard,
+    ) {
+        if path.len() >= MOST_PLIES {
+            return;
+        }
+        let previous = path.last().map_or(self.since, |step| step.departed);
+        let used = path
+            .iter()
+            .fold(Bitboard::EMPTY, |all, step| all | footprint(step.m).vacated);
+        for m in position.legal_moves() {
+            self.tried += 1;
+            if self.tried > MOST_MOVES_TRIED {
+                return;
+            }
+            let Some(step) = self.seen_leaving(m, previous, used) else {
+                continue;
+            };
+            let Some((landed, newly_unseen)) = self.landing(m, step.departed, occupancy) else {
+                continue;
+            };
+            let unseen = unseen | newly_unseen;
+            if unseen.count() as u32 > MOST_UNSEEN {
+                continue;
+            }
+            path.push(Step { landed, ..step });
+            self.stories.push(Story {
+                steps: path.clone(),
+                unseen,
+            });
+            let mut next = position.clone();
+            next.play_unchecked(m);
+            self.step(&next, occupancy_after(occupancy, m), path, unseen);
+            path.pop();
+        }
+    }
+
+    /// The move's pieces left squares the sensors saw them leave, after the previous
+    /// move's piece did, from squares no earlier move of the story left.
+    fn seen_leaving(&self, m: Move, previous: Stamp, used: Bitboard) -> Option<Step> {
+        if m.is_promotion() && m.promotion() != Some(shakmaty::Role::Queen) {
+            return None;
+        }
+        let print = footprint(m);
+        if print.vacated.is_empty() || !(print.vacated & used).is_empty() {
+            return None;
+        }
+        let mut departed = None;
+        for square in print.vacated {
+            if !self.departed.contains(square) {
+                return None;
+            }
+            let left = self.evidence.last_departure(square, self.since)?;
+            departed = departed.max(Some(left));
+        }
+        let departed = departed?;
+        (departed > previous).then_some(Step {
+            m,
+            departed,
+            landed: None,
+        })
+    }
+
+    /// Where the move's piece came down: on squares that filled after it left (a capture
+    /// proven on its victim's square), or unseen on an empty one. The time it was seen
+    /// there, `None` if unseen, and the squares it holds unseen.
+    fn landing(
+        &self,
+        m: Move,
+        departed: Stamp,
+        occupancy: Bitboard,
+    ) -> Option<(Option<Stamp>, Bitboard)> {
+        let print = footprint(m);
+        let from = m.from()?;
+        if let Some(victim) = print.victim {
+            if !self.sensed.contains(victim) {
+                return None;
+            }
+            let way = slide_way(m);
+            let proof =
+                self.evidence
+                    .capture_proof(from, victim, way.passed | way.brushed, self.since)?;
+            return Some((Some(proof), Bitboard::EMPTY));
+        }
+        let mut landed = None;
+        let mut unseen = Bitboard::EMPTY;
+        for square in print.filled & !occupancy {
+            if !self.live.contains(square) {
+                continue;
+            }
+            if self.sensed.contains(square) {
+                let arrival = self.evidence.last_arrival(square, self.since)?;
+                if arrival.t + STRADDLE_MS + self.skew < departed.t {
+                    return None;
+                }
+                landed = landed.max(Some(arrival));
+            } else {
+                unseen |= square;
+            }
+        }
+        // A castling is seen whole or not at all.
+        if m.is_castle() && !unseen.is_empty() {
+            return None;
+        }
+        // Where only dead sensors stand, it came down unseen by nature, at no cost.
+        let landed = landed.unwrap_or(departed);
+        Some((unseen.is_empty().then_some(landed), unseen))
+    }
+}

@@ -85,12 +85,19 @@ impl Recognizer {
         if walk.tried > MOST_MOVES_TRIED {
             return false;
         }
+        // Each story is told on the line's last position alone: the game before is kept.
+        let tail = Line {
+            nodes: vec![current.clone()],
+            dead: line.dead,
+            pinned: 0,
+            unseen: line.unseen,
+        };
         let mut told: Vec<(u32, Line)> = Vec::new();
         for story in walk.stories {
             if !self.proven(&story) {
                 continue;
             }
-            let caught_up = told_on(line, &story);
+            let caught_up = told_on(&tail, &story);
             if !self.all_lifts_told(&story, &caught_up, departed) {
                 continue;
             }
@@ -116,7 +123,12 @@ impl Recognizer {
         let mut lines: Vec<Line> = told
             .into_iter()
             .filter(|(cost, _)| *cost == cheapest)
-            .map(|(_, line)| line)
+            .map(|(_, caught_up)| {
+                let mut whole = line.clone();
+                whole.nodes.extend(caught_up.nodes.into_iter().skip(1));
+                whole.unseen = caught_up.unseen;
+                whole
+            })
             .collect();
         // Stable: equally likely stories keep the order the hands suggested.
         lines.sort_by_key(|line| std::cmp::Reverse(line.current().plausibility));
@@ -233,10 +245,13 @@ impl Walk<'_> {
                 continue;
             }
             path.push(Step { landed, ..step });
-            self.stories.push(Story {
-                steps: path.clone(),
-                unseen,
-            });
+            // Only a story with a piece unseen is one no other search tells.
+            if !unseen.is_empty() {
+                self.stories.push(Story {
+                    steps: path.clone(),
+                    unseen,
+                });
+            }
             let mut next = position.clone();
             next.play_unchecked(m);
             self.step(&next, occupancy_after(occupancy, m), path, unseen);

@@ -11,17 +11,19 @@ use shakmaty::{Bitboard, Chess, Move, Position};
 use super::evidence::{Evidence, STRADDLE_MS, Stamp};
 use super::line::Line;
 use super::moves::{footprint, occupancy_after, slide_way, touched_squares};
-use super::search::{IN_PROGRESS, PLY, in_progress_cost};
+use super::search::{IN_PROGRESS, PLY, REVISION_COST, in_progress_cost};
 use super::{MAX_LINES, Recognizer};
 
 /// The most plies a catch-up story tells.
 const MOST_PLIES: usize = 6;
+/// How many plies of the line a story may tell again.
+const MOST_PLIES_BACK: usize = 1;
 /// The most pieces it sets down unseen.
 const MOST_UNSEEN: u32 = 3;
 /// A landing no sensor saw, in tenths of a ply, as in the search.
 const UNSEEN_LANDING: u32 = 3;
-/// How many moves the walk looks at before it gives up: a bound on a still board's work.
-const MOST_MOVES_TRIED: usize = 4000;
+/// How many moves the walk follows before it gives up: a bound on a still board's work.
+const MOST_MOVES_TRIED: usize = 2000;
 
 /// One move of a story, with when the sensors saw its piece leave and land.
 #[derive(Clone, Copy)]
@@ -57,17 +59,57 @@ impl Recognizer {
     /// left must be a move under way. The cheapest stories become the lines.
     pub(super) fn catch_up_with_unseen_landings(&mut self, stamp: Stamp) -> bool {
         let line = &self.lines[0];
-        let current = line.current();
+        let n = line.ply_count();
+        // From the line's position, or the one before: its last move may be a landing
+        // read for the wrong piece (the opponent's, just lifted, set down where the
+        // mover's could go). Evidence older than that is gone.
+        let mut told: Vec<(u32, usize, Line)> = Vec::new();
+        for back in 0..=MOST_PLIES_BACK.min(n.saturating_sub(line.pinned)) {
+            let base = n - back;
+            for (cost, tail) in self.stories_from(base) {
+                told.push((cost + REVISION_COST * back as u32, base, tail));
+            }
+        }
+        let Some(cheapest) = told.iter().map(|(cost, ..)| *cost).min() else {
+            return false;
+        };
+        let mut lines: Vec<Line> = told
+            .into_iter()
+            .filter(|(cost, ..)| *cost == cheapest)
+            .map(|(_, base, tail)| {
+                let mut whole = line.clone();
+                whole.nodes.truncate(base);
+                whole.nodes.extend(tail.nodes);
+                whole.unseen = tail.unseen;
+                whole
+            })
+            .collect();
+        // Stable: equally likely stories keep the order the hands suggested.
+        lines.sort_by_key(|line| std::cmp::Reverse(line.current().plausibility));
+        self.now = stamp;
+        self.lines = lines;
+        self.dedupe_lines();
+        self.lines.truncate(MAX_LINES);
+        self.report_moves();
+        self.refresh_status();
+        true
+    }
+
+    /// The stories told from node `base` of the likeliest line, with their costs, each as a
+    /// line of its own from that node.
+    fn stories_from(&self, base: usize) -> Vec<(u32, Line)> {
+        let line = &self.lines[0];
+        let node = &line.nodes[base];
         let view = self.view();
         let live = view.live & !line.blind();
-        let departed = self.evidence.departed_since(current.since) & live;
+        let departed = self.evidence.departed_since(node.since) & live;
         // An unseen landing, the reply and the same player's next lift, at the least.
         if departed.count() < 3 {
-            return false;
+            return Vec::new();
         }
         let mut walk = Walk {
             evidence: &self.evidence,
-            since: current.since,
+            since: node.since,
             sensed: self.sensed,
             live,
             departed,
@@ -76,25 +118,20 @@ impl Recognizer {
             stories: Vec::new(),
         };
         let mut path = Vec::with_capacity(MOST_PLIES);
-        walk.step(
-            &current.position,
-            current.occupancy,
-            &mut path,
-            Bitboard::EMPTY,
-        );
+        walk.step(&node.position, node.occupancy, &mut path, Bitboard::EMPTY);
         if walk.tried > MOST_MOVES_TRIED {
-            return false;
+            return Vec::new();
         }
-        // Each story is told on the line's last position alone: the game before is kept.
+        // Each story is told on the base position alone: the game before is kept.
         let tail = Line {
-            nodes: vec![current.clone()],
+            nodes: vec![node.clone()],
             dead: line.dead,
             pinned: 0,
-            unseen: line.unseen,
+            unseen: line.unseen & node.occupancy,
         };
-        let mut told: Vec<(u32, Line)> = Vec::new();
+        let mut told = Vec::new();
         for story in walk.stories {
-            if !self.proven(&story) {
+            if !self.proven(&story, &tail) {
                 continue;
             }
             let caught_up = told_on(&tail, &story);
@@ -117,28 +154,7 @@ impl Recognizer {
                 + residual;
             told.push((cost, caught_up));
         }
-        let Some(cheapest) = told.iter().map(|(cost, _)| *cost).min() else {
-            return false;
-        };
-        let mut lines: Vec<Line> = told
-            .into_iter()
-            .filter(|(cost, _)| *cost == cheapest)
-            .map(|(_, caught_up)| {
-                let mut whole = line.clone();
-                whole.nodes.extend(caught_up.nodes.into_iter().skip(1));
-                whole.unseen = caught_up.unseen;
-                whole
-            })
-            .collect();
-        // Stable: equally likely stories keep the order the hands suggested.
-        lines.sort_by_key(|line| std::cmp::Reverse(line.current().plausibility));
-        self.now = stamp;
-        self.lines = lines;
-        self.dedupe_lines();
-        self.lines.truncate(MAX_LINES);
-        self.report_moves();
-        self.refresh_status();
-        true
+        told
     }
 
     /// Whether every square a hand left since is the story's, or holds a piece of the move
@@ -150,18 +166,19 @@ impl Recognizer {
             .fold(Bitboard::EMPTY, |all, step| all | touched_squares(step.m));
         let in_the_air = self.view().missing(caught_up.current().occupancy);
         let last_began = story.steps.last().map(|step| step.departed);
+        let since = caught_up.nodes[0].since;
         (departed & !told).into_iter().all(|square| {
             in_the_air.contains(square)
                 && self
                     .evidence
-                    .last_departure(square, self.lines[0].current().since)
+                    .last_departure(square, since)
                     .is_some_and(|left| Some(left) > last_began)
         })
     }
 
     /// Whether every piece the story sets down unseen is proven by its player's hand: a
     /// piece of theirs lifted after the reply came down (or, the reply unseen too, left).
-    fn proven(&self, story: &Story) -> bool {
+    fn proven(&self, story: &Story, base: &Line) -> bool {
         if story.unseen.is_empty() {
             return false;
         }
@@ -174,7 +191,7 @@ impl Recognizer {
             };
             let reply_done = reply.landed.unwrap_or(reply.departed);
             // The player's pieces after the reply: one of them lifted after it.
-            let mover = step_mover(story, i, &self.lines[0]);
+            let mover = step_mover(story, i, base);
             let theirs = mover & self.evidence.departed_since(reply_done);
             !theirs.is_empty()
         })
@@ -229,14 +246,22 @@ impl Walk<'_> {
         let used = path
             .iter()
             .fold(Bitboard::EMPTY, |all, step| all | footprint(step.m).vacated);
+        // Only a piece on a square a hand left can move.
+        let movers = position.us() & self.departed & !used;
+        if movers.is_empty() {
+            return;
+        }
         for m in position.legal_moves() {
-            self.tried += 1;
-            if self.tried > MOST_MOVES_TRIED {
-                return;
+            if !m.from().is_some_and(|from| movers.contains(from)) {
+                continue;
             }
             let Some(step) = self.seen_leaving(m, previous, used) else {
                 continue;
             };
+            self.tried += 1;
+            if self.tried > MOST_MOVES_TRIED {
+                return;
+            }
             let Some((landed, newly_unseen)) = self.landing(m, step.departed, occupancy) else {
                 continue;
             };

@@ -767,12 +767,36 @@ fn a_pawn_set_down_then_taken_on_unseen_is_revised_when_its_players_hand_is_free
 
 #[test]
 fn a_piece_straightened_moves_later_revises_the_capture_it_was_read_as() {
-    let result = run("unseen-straightened-late", None);
-    assert_eq!(games(&result), expected_games("unseen-straightened-late"));
+    let result = run("unseen-straightened-late-change", None);
+    assert_eq!(
+        games(&result),
+        expected_games("unseen-straightened-late-change")
+    );
     assert!(trace(&result, "revise").contains(&"revise a4b5 a4b3 13:Bb3".to_owned()));
     // The bishop reads on b3 from 59500; the next move (c3, at 63250) is read on the
     // revised game, with no alarm once it is straightened.
     assert_eq!(time_of(&result, "revise a4b5 a4b3 13:Bb3"), Some(63_250));
+    assert!(
+        result
+            .events
+            .iter()
+            .all(|e| e.t < 59_500 || !e.to_string().contains("illegal"))
+    );
+}
+
+#[test]
+fn a_piece_let_go_off_centre_is_read_unseen_at_the_reply_and_seen_when_straightened() {
+    let result = run("unseen-straightened-late", None);
+    assert_eq!(games(&result), expected_games("unseen-straightened-late"));
+    // 7. Bb3 is decided as 7... d5 lands (44000), never read as Bxb5 first.
+    assert_eq!(time_of(&result, "a4b3 13:Bb3"), Some(44_000));
+    assert!(trace(&result, "unseen").contains(&"unseen b3".to_owned()));
+    assert_eq!(time_of(&result, " seen b3"), Some(59_500));
+    assert!(
+        !trace(&result, "revise")
+            .iter()
+            .any(|r| r.ends_with(" 13:Bb3"))
+    );
     assert!(
         result
             .events

@@ -150,6 +150,9 @@ pub struct Recognizer {
     reported_wrong: Option<Move>,
     /// The reading after which the board's stillness was last weighed.
     decided_still_at: Option<Stamp>,
+    /// On a board with events, a piece of the side to move lifted alone and then still for
+    /// a second, with the position it was lifted in: let go, perhaps off-centre.
+    released: Option<(Square, Stamp)>,
 }
 
 impl Recognizer {
@@ -199,6 +202,7 @@ impl Recognizer {
             refused: std::cell::Cell::new(None),
             reported_wrong: None,
             decided_still_at: None,
+            released: None,
         }
     }
 
@@ -469,6 +473,23 @@ impl Recognizer {
                 }
             }
             self.decided_still_at = Some(self.now);
+        }
+        // A board with events shows a capture on its victim's square: a piece lifted and
+        // held still, nothing else touched, is held, or was let go off-centre (on a board
+        // polled often enough that a still second means something). Which one, the other
+        // player's move tells (`released_stories`).
+        let current = self.lines[0].current();
+        let touched_elsewhere = self.evidence.departed_since(current.since) & !lifted;
+        if placed.is_empty()
+            && lifted_for_this_move
+            && touched_elsewhere.is_empty()
+            && self.evidence.is_event_board()
+            && self.evidence.poll_skew() <= self.config.still_ms / 4
+        {
+            self.released = lifted
+                .single_square()
+                .filter(|&square| current.position.us().contains(square))
+                .map(|square| (square, current.since));
         }
         std::mem::take(&mut self.events)
     }
@@ -922,7 +943,16 @@ impl Recognizer {
             }
             return;
         }
-        let found = self.explanations(false);
+        let mut found = self.explanations(false);
+        if found.first().is_none_or(|(_, e)| e.cost != 0) {
+            let released = self.released_stories();
+            let least = |f: &[(usize, Explanation)]| f.iter().map(|(_, e)| e.cost).min();
+            match (least(&released), least(&found)) {
+                (Some(r), Some(f)) if r == f => found.extend(released),
+                (Some(r), f) if f.is_none_or(|f| r < f) => found = released,
+                _ => {}
+            }
+        }
         let cheapest = found.first().map(|(_, e)| e.cost);
         if found.is_empty() && self.refused.get().is_some() {
             // A whole move, but not the engine's: it is to be set back, not waited on.
@@ -1229,6 +1259,43 @@ impl Recognizer {
         self.blind_square_stories(suspects, &paired, Blind::Unseen, rival)
     }
 
+    /// A piece let go after a still second (`released`), its square still empty, and the
+    /// other player has since lifted a piece: stories of it set down unseen on a square of
+    /// its reach, then the reply, every capture proven. Priced as any other story, so they
+    /// beat reading both players' hands in the air at once.
+    fn released_stories(&self) -> Vec<(usize, Explanation)> {
+        let Some((square, since)) = self.released else {
+            return Vec::new();
+        };
+        let current = self.lines[0].current();
+        let replied = self.evidence.departed_since(since) & current.position.them();
+        if current.since != since || self.sensed.contains(square) || replied.is_empty() {
+            return Vec::new();
+        }
+        let suspects = current
+            .legal_moves()
+            .iter()
+            .filter(|(m, _)| m.from() == Some(square))
+            .fold(Bitboard::EMPTY, |all, &(m, _)| {
+                all | moves::footprint(m).filled
+            })
+            & !self.sensed
+            & !self.lines[0].blind();
+        // Where the piece could have come down in several places, a guess among them is
+        // worse than waiting for the game to tell.
+        if suspects.count() != 1 {
+            return Vec::new();
+        }
+        let mut stories = self.blind_square_stories(suspects, &[], Blind::Unseen, None);
+        stories.retain(|(_, e)| {
+            e.undo == 0
+                && e.moves.len() >= 2
+                && e.unproven == 0
+                && e.moves.first().and_then(|m| m.from()) == Some(square)
+        });
+        stories
+    }
+
     /// Tries each suspect square (then each of `paired`, if no single square will do) as one
     /// whose reading is not to be believed; returns the stories that need it. A square is blamed only by a story the
     /// hands played in their order, and short (a hidden move, the reply, perhaps the next):
@@ -1501,6 +1568,7 @@ impl Recognizer {
     }
 
     fn advance(&mut self, found: Vec<(usize, Explanation)>, stamp: Stamp) {
+        self.released = None;
         let cost = found.first().map_or(0, |(_, e)| e.cost);
         self.spent = self.spent.saturating_add(cost);
         let mut next: Vec<(i32, Line)> = found

@@ -23,7 +23,9 @@ const MOST_UNSEEN: u32 = 3;
 /// A landing no sensor saw, in tenths of a ply, as in the search.
 const UNSEEN_LANDING: u32 = 3;
 /// How many moves the walk follows before it gives up: a bound on a still board's work.
-const MOST_MOVES_TRIED: usize = 2000;
+const MOST_MOVES_TRIED: usize = 500;
+/// The most squares a hand may have left for a story to be told.
+const MOST_LIFTS: usize = MOST_PLIES + 2;
 
 /// One move of a story, with when the sensors saw its piece leave and land.
 #[derive(Clone, Copy)]
@@ -103,8 +105,9 @@ impl Recognizer {
         let view = self.view();
         let live = view.live & !line.blind();
         let departed = self.evidence.departed_since(node.since) & live;
-        // An unseen landing, the reply and the same player's next lift, at the least.
-        if departed.count() < 3 {
+        // An unseen landing, the reply and the same player's next lift, at the least; and
+        // no more than a few plies' worth (a board being set up or cleared is not a game).
+        if !(3..=MOST_LIFTS).contains(&departed.count()) {
             return Vec::new();
         }
         let mut walk = Walk {

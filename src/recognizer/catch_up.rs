@@ -11,7 +11,7 @@ use shakmaty::{Bitboard, Chess, Move, Position};
 use super::evidence::{Evidence, STRADDLE_MS, Stamp};
 use super::line::Line;
 use super::moves::{footprint, occupancy_after, slide_way, touched_squares};
-use super::search::{IN_PROGRESS, PLY, REVISION_COST, in_progress_cost};
+use super::search::{IN_PROGRESS, PLY, REVISION_COST, UNSEEN_LANDING, in_progress_cost};
 use super::{MAX_LINES, Recognizer};
 
 /// The most plies a catch-up story tells.
@@ -20,8 +20,6 @@ const MOST_PLIES: usize = 6;
 const MOST_PLIES_BACK: usize = 1;
 /// The most pieces it sets down unseen.
 const MOST_UNSEEN: u32 = 3;
-/// A landing no sensor saw, in tenths of a ply, as in the search.
-const UNSEEN_LANDING: u32 = 3;
 /// How many moves the walk follows before it gives up: a bound on a still board's work.
 const MOST_MOVES_TRIED: usize = 500;
 /// The most squares a hand may have left for a story to be told.
@@ -56,9 +54,10 @@ struct Walk<'a> {
 
 impl Recognizer {
     /// The board has stood still on a reading nothing explains: tells the game on from the
-    /// likeliest line's position by the pieces lifted since, in the order they left, with
-    /// pieces set down unseen where the next lift of the same player proves it. What is
-    /// left must be a move under way. The cheapest stories become the lines.
+    /// likeliest line's position (or the one before it) by the pieces lifted since, in the
+    /// order they left, with pieces set down unseen where the next lift of the same player
+    /// proves it. What is left must be a move under way. The cheapest stories become the
+    /// lines.
     pub(super) fn catch_up_with_unseen_landings(&mut self, stamp: Stamp) -> bool {
         let line = &self.lines[0];
         let n = line.ply_count();

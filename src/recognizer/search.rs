@@ -25,7 +25,7 @@ const TAKEBACK: u32 = 2;
 const UNPROVEN_CAPTURE: u32 = 8;
 /// A landing on a square whose sensor is dead is unseen by nature: likelier than a capture
 /// no sensor saw.
-const UNSEEN_LANDING: u32 = 3;
+pub const UNSEEN_LANDING: u32 = 3;
 /// A move whose piece left before the previous move's piece did is against the order of
 /// play: a story that needs it costs about a ply more (a hidden move before it is likelier).
 const OUT_OF_ORDER: u32 = 11;

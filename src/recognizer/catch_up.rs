@@ -6,11 +6,11 @@
 //! lifted another piece after the reply: the hand that held it was free again. What is
 //! left over must be one move under way.
 
-use shakmaty::{Bitboard, Chess, Move, Position};
+use shakmaty::{Bitboard, Chess, Move, Position, Role};
 
 use super::evidence::{Evidence, STRADDLE_MS, Stamp};
 use super::line::Line;
-use super::moves::{footprint, occupancy_after, slide_way, touched_squares};
+use super::moves::{footprint, occupancy_after, promotion_role, slide_way, touched_squares};
 use super::search::{IN_PROGRESS, PLY, REVISION_COST, UNSEEN_LANDING, in_progress_cost};
 use super::{MAX_LINES, Recognizer};
 
@@ -34,7 +34,6 @@ struct Step {
     landed: Option<Stamp>,
 }
 
-#[derive(Clone)]
 struct Story {
     steps: Vec<Step>,
     unseen: Bitboard,
@@ -48,6 +47,8 @@ struct Walk<'a> {
     live: Bitboard,
     departed: Bitboard,
     skew: crate::reading::Millis,
+    /// The piece a pawn reaching the last rank becomes, as in the search.
+    promotion: Role,
     tried: usize,
     stories: Vec<Story>,
 }
@@ -116,6 +117,7 @@ impl Recognizer {
             live,
             departed,
             skew: self.evidence.poll_skew(),
+            promotion: self.pending_promotion(),
             tried: 0,
             stories: Vec::new(),
         };
@@ -181,9 +183,6 @@ impl Recognizer {
     /// Whether every piece the story sets down unseen is proven by its player's hand: a
     /// piece of theirs lifted after the reply came down (or, the reply unseen too, left).
     fn proven(&self, story: &Story, base: &Line) -> bool {
-        if story.unseen.is_empty() {
-            return false;
-        }
         story.steps.iter().enumerate().all(|(i, step)| {
             if step.landed.is_some() {
                 return true;
@@ -289,7 +288,7 @@ impl Walk<'_> {
     /// The move's pieces left squares the sensors saw them leave, after the previous
     /// move's piece did, from squares no earlier move of the story left.
     fn seen_leaving(&self, m: Move, previous: Stamp, used: Bitboard) -> Option<Step> {
-        if m.is_promotion() && m.promotion() != Some(shakmaty::Role::Queen) {
+        if promotion_role(m).is_some_and(|role| role != self.promotion) {
             return None;
         }
         let print = footprint(m);

@@ -1,8 +1,9 @@
 //! Held-out sessions: games of `tests/data/twic1599_100k.pgn` that no corpus or field
 //! session plays, handled by the simulated hands' lively behaviours (slides, knocked
 //! pieces, nudges, off-centre pawns, fast captures, electrical noise, and all of them
-//! mixed), recorded as a scanning board and a polled board would deliver them, and held to
-//! the targets of issue 17.
+//! mixed) or read by a board with a dead sensor (set up the right way or turned round),
+//! recorded as a scanning board and a polled board would deliver them, and held to the
+//! targets of issue 17.
 //!
 //! `BOARDSIGHT_WRITE_SESSIONS=DIR` also writes each session as `DIR/NAME.log` with
 //! `NAME.truth.json`, to replay with `boardsight replay --trace`.
@@ -15,17 +16,44 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use boardsight::game::GameRecord;
-use boardsight::sim::{HandCounts, HandStyle, Mode, Recording, record_games};
+use boardsight::sim::{HandCounts, HandStyle, Mode, Recording, Sensors, record_games};
 use common::accuracy::{SessionResult, Tally, Truth, print_table, score_session, session_names};
 use common::uci_moves;
+use shakmaty::Square;
 
 /// Sessions per category and mode.
 const SESSIONS: usize = 6;
 /// A game shorter than this shows too little handling.
 const MIN_PLIES: usize = 20;
 
-/// The categories, each with the hands that make it.
-fn categories() -> Vec<(&'static str, HandStyle)> {
+/// How a category's board reads what is on it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Wiring {
+    Sound,
+    /// One sensor broken for the whole session, stuck empty or occupied.
+    Dead,
+    /// Set up turned round, with one sensor broken.
+    TurnedDead,
+}
+
+impl Wiring {
+    /// The sensors of the session played with `seed`: the broken one anywhere on the board.
+    fn sensors(self, seed: u64) -> Sensors {
+        let mix = (seed ^ 0x5eed).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let dead = Some((Square::new(((mix >> 32) % 64) as u32), mix >> 63 == 1));
+        match self {
+            Wiring::Sound => Sensors::default(),
+            Wiring::Dead => Sensors {
+                turned: false,
+                dead,
+            },
+            Wiring::TurnedDead => Sensors { turned: true, dead },
+        }
+    }
+}
+
+/// The categories, each with the hands that make it and how its board reads.
+fn categories() -> Vec<(&'static str, HandStyle, Wiring)> {
     // Human handling as in the corpus's t1: captures in either order, castling either piece
     // first, a piece straightened now and then, times that vary.
     let human = HandStyle {
@@ -44,6 +72,7 @@ fn categories() -> Vec<(&'static str, HandStyle)> {
                 brush: 0.3,
                 ..human.clone()
             },
+            Wiring::Sound,
         ),
         (
             "knock",
@@ -51,6 +80,7 @@ fn categories() -> Vec<(&'static str, HandStyle)> {
                 knock: 0.2,
                 ..human.clone()
             },
+            Wiring::Sound,
         ),
         (
             "nudge",
@@ -58,6 +88,7 @@ fn categories() -> Vec<(&'static str, HandStyle)> {
                 nudge: 0.15,
                 ..human.clone()
             },
+            Wiring::Sound,
         ),
         (
             "unseen",
@@ -65,6 +96,7 @@ fn categories() -> Vec<(&'static str, HandStyle)> {
                 unseen: 0.1,
                 ..human.clone()
             },
+            Wiring::Sound,
         ),
         (
             "fast",
@@ -72,6 +104,7 @@ fn categories() -> Vec<(&'static str, HandStyle)> {
                 fast_capture: 0.6,
                 ..human.clone()
             },
+            Wiring::Sound,
         ),
         (
             "emi",
@@ -79,6 +112,7 @@ fn categories() -> Vec<(&'static str, HandStyle)> {
                 emi: 0.15,
                 ..human.clone()
             },
+            Wiring::Sound,
         ),
         (
             "lively",
@@ -87,7 +121,10 @@ fn categories() -> Vec<(&'static str, HandStyle)> {
                 step_ms: human.step_ms,
                 ..HandStyle::lively()
             },
+            Wiring::Sound,
         ),
+        ("dead", human.clone(), Wiring::Dead),
+        ("turned", human, Wiring::TurnedDead),
     ]
 }
 
@@ -135,6 +172,16 @@ fn truth_of(recording: &Recording, category: &str) -> Truth {
         mode: recording.mode.name().to_owned(),
         category: Some(category.to_owned()),
         period_ms: Some(recording.mode.period_ms()),
+        dead_squares: recording
+            .sensors
+            .dead
+            .iter()
+            .map(|(square, _)| square.to_string())
+            .collect(),
+        dead_stuck: recording.sensors.dead.map(|(_, stuck_occupied)| {
+            if stuck_occupied { "occupied" } else { "empty" }.to_owned()
+        }),
+        rotated: recording.sensors.turned,
     }
 }
 
@@ -148,7 +195,14 @@ fn write_session(dir: &Path, name: &str, recording: &Recording, truth: &Truth) {
 
 /// Sessions exact per category and mode this commit reaches (1.0 where not named): the
 /// floor kept while the issue's targets (95%, unseen 90%) are worked towards.
-const FLOORS: &[(&str, f64)] = &[("lively poll", 0.83), ("unseen poll", 0.66)];
+const FLOORS: &[(&str, f64)] = &[
+    ("lively poll", 0.83),
+    ("unseen poll", 0.66),
+    ("dead change", 0.83),
+    ("dead poll", 0.83),
+    ("turned change", 0.83),
+    ("turned poll", 0.83),
+];
 
 #[test]
 fn held_out_sessions_with_lively_hands_are_recognised() {
@@ -158,7 +212,8 @@ fn held_out_sessions_with_lively_hands_are_recognised() {
         .ok()
         .and_then(|k| k.parse().ok())
         .unwrap_or(0);
-    let needed = categories.len() * SESSIONS * Mode::ALL.len();
+    // A game comes back only in a later category, with other hands or sensors.
+    let needed = (categories.len() - 2) * SESSIONS * Mode::ALL.len();
     assert!(
         games.len() >= needed,
         "{} held-out games, {needed} wanted",
@@ -171,7 +226,7 @@ fn held_out_sessions_with_lively_hands_are_recognised() {
     let mut counts: BTreeMap<&str, HandCounts> = BTreeMap::new();
     let mut failures = Vec::new();
     let mut next_game = 0;
-    for (c, (category, style)) in categories.iter().enumerate() {
+    for (c, (category, style, wiring)) in categories.iter().enumerate() {
         for mode in Mode::ALL {
             for index in 0..SESSIONS {
                 // Each session its own game and its own seed.
@@ -185,7 +240,12 @@ fn held_out_sessions_with_lively_hands_are_recognised() {
                     seed,
                     ..style.clone()
                 };
-                let recording = record_games(std::slice::from_ref(game), &style, mode);
+                let recording = record_games(
+                    std::slice::from_ref(game),
+                    &style,
+                    mode,
+                    wiring.sensors(seed),
+                );
                 counts.entry(category).or_default().add(&recording.counts);
                 let name = format!("{category}-{}-{index:03}", mode.name());
                 let truth = truth_of(&recording, category);
@@ -251,14 +311,25 @@ fn held_out_sessions_with_lively_hands_are_recognised() {
     let mut short_of_target = Vec::new();
     for (group, t) in &groups {
         let category = group.split(' ').next().unwrap_or_default();
-        let target = if category == "unseen" { 0.90 } else { 0.95 };
-        if t.exact_share() < target {
-            short_of_target.push(format!(
-                "{group}: {} of {} sessions exact (target {:.0}%)",
-                t.exact,
-                t.sessions,
-                target * 100.0
-            ));
+        let moves_right = t.right as f64 / t.moves.max(1) as f64;
+        if category == "dead" {
+            // A dead sensor hides moves that only later moves tell: the target is moves.
+            if moves_right < 0.95 {
+                short_of_target.push(format!(
+                    "{group}: {} of {} moves right (target 95%)",
+                    t.right, t.moves
+                ));
+            }
+        } else {
+            let target = if category == "unseen" { 0.90 } else { 0.95 };
+            if t.exact_share() < target {
+                short_of_target.push(format!(
+                    "{group}: {} of {} sessions exact (target {:.0}%)",
+                    t.exact,
+                    t.sessions,
+                    target * 100.0
+                ));
+            }
         }
         let floor = FLOORS
             .iter()

@@ -40,14 +40,62 @@ impl Mode {
     }
 }
 
+/// How the board's sensors are wired and whether one is broken.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sensors {
+    /// The board is set up turned round: real square s reads as sensor square 63 - s.
+    pub turned: bool,
+    /// One sensor, named by the square it reports, broken for the whole session: always
+    /// reading occupied (`true`) or empty (`false`), and sending no events.
+    pub dead: Option<(Square, bool)>,
+}
+
+impl Sensors {
+    /// The square a sensor reports for the real square `square`.
+    fn wired(self, square: Square) -> Square {
+        if self.turned {
+            square.rotate_180()
+        } else {
+            square
+        }
+    }
+
+    /// What the sensors report for the real occupancy.
+    fn read(self, occupancy: Bitboard) -> Bitboard {
+        let mut read = if self.turned {
+            occupancy.rotate_180()
+        } else {
+            occupancy
+        };
+        if let Some((square, stuck_occupied)) = self.dead {
+            read.set(square, stuck_occupied);
+        }
+        read
+    }
+
+    /// The event a sensor sends for a real lift or place, if it works.
+    fn event(self, reading: Reading) -> Option<Reading> {
+        let (square, wired) = match reading {
+            Reading::Lift(s) => (s, Reading::Lift(self.wired(s))),
+            Reading::Place(s) => (s, Reading::Place(self.wired(s))),
+            other => return Some(other),
+        };
+        match self.dead {
+            Some((dead, _)) if dead == self.wired(square) => None,
+            _ => Some(wired),
+        }
+    }
+}
+
 /// How long the board is read after the script's last action.
 const TAIL_MS: u64 = 2_000;
 /// An underpromotion is chosen by a click this long after the piece lands.
 const PROMOTE_AFTER_MS: u64 = 300;
 
 /// The readings a host records while `script` is played on a board read in `mode`, from
-/// the first read at or after the first action until a while after the last.
-pub fn record(script: &[(u64, Action)], mode: Mode) -> Vec<TimedReading> {
+/// the first read at or after the first action until a while after the last, through
+/// `sensors`.
+pub fn record(script: &[(u64, Action)], mode: Mode, sensors: Sensors) -> Vec<TimedReading> {
     let period = mode.period_ms();
     let (Some((first, _)), Some((last, _))) = (script.first(), script.last()) else {
         return Vec::new();
@@ -68,10 +116,10 @@ pub fn record(script: &[(u64, Action)], mode: Mode) -> Vec<TimedReading> {
                 Action::Emi(square) => flips.toggle(*square),
                 _ => {
                     for (square, piece) in board.apply(action) {
-                        events.push(match piece {
+                        events.extend(sensors.event(match piece {
                             Some(_) => Reading::Place(square),
                             None => Reading::Lift(square),
-                        });
+                        }));
                     }
                 }
             }
@@ -85,6 +133,7 @@ pub fn record(script: &[(u64, Action)], mode: Mode) -> Vec<TimedReading> {
         }
         occupancy ^= flips;
         flips = Bitboard::EMPTY;
+        let occupancy = sensors.read(occupancy);
         let first_reading = last_sent.is_none();
         let news = match mode {
             Mode::Change => last_sent != Some(occupancy),
@@ -108,6 +157,7 @@ pub fn record(script: &[(u64, Action)], mode: Mode) -> Vec<TimedReading> {
 #[derive(Clone, Debug)]
 pub struct Recording {
     pub mode: Mode,
+    pub sensors: Sensors,
     pub script: Vec<(u64, Action)>,
     pub readings: Vec<TimedReading>,
     /// Every game's moves in UCI (a Chess960 castling as king takes rook).
@@ -118,11 +168,16 @@ pub struct Recording {
     pub counts: HandCounts,
 }
 
-/// `games` played by `style`'s hands on a board read in `mode`. An underpromotion is
-/// chosen by a click (a `promote` reading) shortly after the piece lands.
-pub fn record_games(games: &[GameRecord], style: &HandStyle, mode: Mode) -> Recording {
+/// `games` played by `style`'s hands on a board read in `mode` through `sensors`. An
+/// underpromotion is chosen by a click (a `promote` reading) shortly after the piece lands.
+pub fn record_games(
+    games: &[GameRecord],
+    style: &HandStyle,
+    mode: Mode,
+    sensors: Sensors,
+) -> Recording {
     let scripted = script_session(games, style);
-    let mut readings = record(&scripted.script, mode);
+    let mut readings = record(&scripted.script, mode, sensors);
     for (game, done) in games.iter().zip(&scripted.done_at) {
         for (m, at) in game.moves.iter().zip(done) {
             if let Move::Normal {
@@ -139,6 +194,7 @@ pub fn record_games(games: &[GameRecord], style: &HandStyle, mode: Mode) -> Reco
     }
     Recording {
         mode,
+        sensors,
         games: games
             .iter()
             .map(|g| g.moves.iter().map(|&m| uci(m).to_string()).collect())
@@ -194,7 +250,7 @@ mod tests {
 
     #[test]
     fn a_scanning_board_sends_every_scan_that_differs_and_misses_what_falls_between() {
-        let readings = record(&script(), Mode::Change);
+        let readings = record(&script(), Mode::Change, Sensors::default());
         assert!(
             readings
                 .iter()
@@ -219,7 +275,7 @@ mod tests {
 
     #[test]
     fn a_polled_board_sends_the_events_since_the_last_poll_then_the_occupancy() {
-        let readings = record(&script(), Mode::Poll);
+        let readings = record(&script(), Mode::Poll, Sensors::default());
         let lines: Vec<String> = readings
             .iter()
             .map(crate::sensorlog::format_reading)
@@ -247,12 +303,44 @@ mod tests {
     }
 
     #[test]
+    fn a_turned_board_reads_each_square_as_its_opposite_and_a_dead_sensor_never_changes() {
+        let sensors = Sensors {
+            turned: true,
+            dead: Some((Square::D7, false)),
+        };
+        let lines: Vec<String> = record(&script(), Mode::Poll, sensors)
+            .iter()
+            .map(crate::sensorlog::format_reading)
+            .collect();
+        assert_eq!(
+            lines,
+            vec![
+                // d7's sensor (under e2) is stuck empty from the start.
+                "0 occ fff700000000ffff",
+                // e2 lifted: nothing a sensor tells. e4 reads as d5.
+                "1500 place d5",
+                "1500 occ fff700080000ffff",
+                // The queen's slide d1-e2-f3-g4 reads e8-(d7)-c6-b5.
+                "2250 lift e8",
+                "2250 place c6",
+                "2250 place b5",
+                "2250 lift c6",
+                "2250 occ eff7000a0000ffff",
+                // Noise on a5 reads on h4.
+                "3000 occ eff7000a8000ffff",
+                "3250 occ eff7000a0000ffff",
+            ]
+        );
+    }
+
+    #[test]
     fn the_truth_knows_each_move_and_when_it_was_done() {
         let game = crate::sim::sample::games().remove(1);
         let recording = record_games(
             std::slice::from_ref(&game),
             &HandStyle::lively(),
             Mode::Change,
+            Sensors::default(),
         );
         assert_eq!(recording.games[0].len(), game.moves.len());
         assert_eq!(recording.games[0][0], "d2d4");

@@ -23,6 +23,14 @@ pub struct Truth {
     pub category: Option<String>,
     #[serde(default)]
     pub period_ms: Option<u64>,
+    /// A broken sensor's square (by its wiring), as the field set names it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dead_squares: Vec<String>,
+    /// `occupied` or `empty`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dead_stuck: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rotated: bool,
 }
 
 #[derive(Default)]

@@ -390,6 +390,24 @@ fn a_move_onto_a_sensor_stuck_empty_is_inferred_and_the_game_goes_on() {
     assert_eq!(trace(&result, "sensor").len(), 1);
 }
 
+#[test]
+fn two_captures_on_a_dead_square_are_caught_up_when_the_next_move_lands() {
+    // e7's sensor reads empty: 1. e7 proves it, then 2... Rxe7 and 3. fxe7 land there
+    // unseen and 3... Rde8 refills e8, which only the whole story tells.
+    let result = run(
+        "dead-captures-on-it",
+        Some("3rr2k/8/4PP2/8/8/8/8/6K1 w - - 0 1"),
+    );
+    assert_eq!(
+        games(&result),
+        vec![vec!["e6e7", "h8g8", "g1g2", "e8e7", "f6e7", "d8e8", "g2f3"]]
+    );
+    // Caught up once the board has stood still after Rde8 (11250), before Kf3 begins.
+    let caught_up = time_of(&result, "move d8e8 6:Re8").expect("Re8 told");
+    assert!((12_000..13_000).contains(&caught_up), "{caught_up}");
+    assert!(no_alarm_from(&result, caught_up));
+}
+
 /// The recognizer after a log, fed by hand (for the user's commands in between).
 fn fed(name: &str) -> (Recognizer, Vec<boardsight::reading::TimedReading>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/logs/{name}.log"));

@@ -37,6 +37,8 @@ struct Step {
 struct Story {
     steps: Vec<Step>,
     unseen: Bitboard,
+    /// Moves that came down on a dead sensor's square, unseen by nature.
+    blind_landings: u32,
 }
 
 struct Walk<'a> {
@@ -122,7 +124,13 @@ impl Recognizer {
             stories: Vec::new(),
         };
         let mut path = Vec::with_capacity(MOST_PLIES);
-        walk.step(&node.position, node.occupancy, &mut path, Bitboard::EMPTY);
+        walk.step(
+            &node.position,
+            node.occupancy,
+            &mut path,
+            Bitboard::EMPTY,
+            0,
+        );
         if walk.tried > MOST_MOVES_TRIED {
             return Vec::new();
         }
@@ -154,7 +162,7 @@ impl Recognizer {
                 }
             };
             let cost = PLY * story.steps.len() as u32
-                + UNSEEN_LANDING * story.unseen.count() as u32
+                + UNSEEN_LANDING * (story.unseen.count() as u32 + story.blind_landings)
                 + residual;
             told.push((cost, caught_up));
         }
@@ -239,6 +247,7 @@ impl Walk<'_> {
         occupancy: Bitboard,
         path: &mut Vec<Step>,
         unseen: Bitboard,
+        blind_landings: u32,
     ) {
         if path.len() >= MOST_PLIES {
             return;
@@ -267,20 +276,31 @@ impl Walk<'_> {
                 continue;
             };
             let unseen = unseen | newly_unseen;
-            if unseen.count() as u32 > MOST_UNSEEN {
+            let blind_landing = (footprint(m).landing() & !self.live).any();
+            let blind_landings = blind_landings + u32::from(blind_landing);
+            if unseen.count() as u32 + blind_landings > MOST_UNSEEN {
                 continue;
             }
             path.push(Step { landed, ..step });
-            // Only a story with a piece unseen is one no other search tells.
-            if !unseen.is_empty() {
+            // Only a story with a piece unseen or set down on a dead sensor is one no other
+            // search tells; it does not end on a dead sensor, where a piece still in the
+            // hand looks the same.
+            if !blind_landing && (unseen.any() || blind_landings > 0) {
                 self.stories.push(Story {
                     steps: path.clone(),
                     unseen,
+                    blind_landings,
                 });
             }
             let mut next = position.clone();
             next.play_unchecked(m);
-            self.step(&next, occupancy_after(occupancy, m), path, unseen);
+            self.step(
+                &next,
+                occupancy_after(occupancy, m),
+                path,
+                unseen,
+                blind_landings,
+            );
             path.pop();
         }
     }
@@ -323,6 +343,10 @@ impl Walk<'_> {
         let print = footprint(m);
         let from = m.from()?;
         if let Some(victim) = print.victim {
+            // A capture on a dead sensor's square came down unseen by nature.
+            if !self.live.contains(victim) {
+                return Some((Some(departed), Bitboard::EMPTY));
+            }
             if !self.sensed.contains(victim) {
                 return None;
             }

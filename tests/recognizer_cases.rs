@@ -408,6 +408,27 @@ fn two_captures_on_a_dead_square_are_caught_up_when_the_next_move_lands() {
     assert!(no_alarm_from(&result, caught_up));
 }
 
+#[test]
+fn a_rook_set_down_unseen_before_the_reply_is_read_where_it_shows_when_straightened() {
+    // On a board with events, Ra4 lifted, ...Re7 played, and a7 never lifted: no capture
+    // was made. The rook came down where no sensor saw it (a dead sensor's square or
+    // off-centre), which the board cannot tell; a6 reading it tells.
+    let result = run(
+        "unseen-straightened-after-reply",
+        Some("6k1/p4r2/8/8/R7/8/8/6K1 w - - 0 1"),
+    );
+    assert_eq!(games(&result), vec![vec!["a4a6", "f7e7", "g1h1"]]);
+    let ra6 = result
+        .events
+        .iter()
+        .find(|e| e.to_string().ends_with("a4a6 1:Ra6"))
+        .map(|e| e.t);
+    assert_eq!(ra6, Some(6_000));
+    // Among a dozen squares, no sensor is blamed, and nothing is illegal.
+    assert!(trace(&result, "sensor").is_empty());
+    assert!(no_alarm_from(&result, 0));
+}
+
 /// The recognizer after a log, fed by hand (for the user's commands in between).
 fn fed(name: &str) -> (Recognizer, Vec<boardsight::reading::TimedReading>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/logs/{name}.log"));

@@ -40,6 +40,8 @@ const WILD_CHANGE: usize = 6;
 const MAX_PAIRED_SUSPECTS: usize = 8;
 /// How many hypotheses are kept at once.
 const MAX_LINES: usize = 16;
+/// A hand carries a piece to its square and lets it go no faster than this.
+const LET_GO_MS: crate::reading::Millis = 250;
 /// The start occupancy means a new game unless a story this cheap explains it
 /// (up to two plies forward or back).
 const NEW_GAME_ABOVE_COST: u32 = 2 * PLY + 2;
@@ -713,6 +715,19 @@ impl Recognizer {
     /// moves wrongly, and gives way to the others.
     fn saw_change(&mut self, changed: Bitboard, occupied_now: Bitboard) {
         self.steady &= !changed;
+        // A line with a piece where it could not see one, which now reads there, is proven
+        // by the board: it goes before lines that had nothing there.
+        let shows = changed & occupied_now;
+        let proven = |line: &Line| {
+            let position = line.current().occupancy;
+            !(line.blind() & shows & position).is_empty()
+                && (position & !occupied_now & !line.blind()).is_empty()
+        };
+        let reordered = !proven(&self.lines[0]) && self.lines.iter().any(proven);
+        if reordered {
+            // Stable: among the proven, and among the rest, the order stays.
+            self.lines.sort_by_key(|line| !proven(line));
+        }
         for line in &mut self.lines {
             // An unseen piece's square that reads again is read as any other.
             line.unseen &= !changed;
@@ -734,6 +749,8 @@ impl Recognizer {
                 }
             }
             self.reported_dead &= !changed;
+            self.report_moves();
+        } else if reordered {
             self.report_moves();
         }
     }
@@ -1011,6 +1028,24 @@ impl Recognizer {
                     self.advance(vec![(0, explanation)], stamp);
                     self.refresh_status();
                     return;
+                }
+                // Where the reading taken would be a capture no sensor saw, on a board whose
+                // events would have shown its victim leave, a sensor that never changed may be
+                // dead: the cheaper such stories are kept as lines behind the capture, for
+                // later moves to tell apart.
+                let unproven_capture_taken = cheapest.is_some_and(|cost| {
+                    in_progress.is_none_or(|waiting| cost < waiting)
+                        && self.evidence.is_event_board()
+                        && found.iter().all(|(_, e)| e.unproven > 0)
+                });
+                if let Some(rival) = cheapest.filter(|_| unproven_capture_taken) {
+                    let mut dead = self.dead_sensor_stories();
+                    dead.retain(|(i, e)| e.cost < rival && self.let_go_before_the_next(*i, e));
+                    if !dead.is_empty() {
+                        found.extend(dead);
+                        self.advance(found, stamp);
+                        return;
+                    }
                 }
                 // The last move's piece went on to take a piece it passed on its way (a slide
                 // that straddled two squares): a proven capture is where it came to rest, not a
@@ -1374,6 +1409,28 @@ impl Recognizer {
         true
     }
 
+    /// Whether each move the story sets down on a square it newly cannot see was let go
+    /// before the next move's piece left: that one left a hand's carry later at the least,
+    /// not in the same moment (a slide passing by a piece it knocked).
+    fn let_go_before_the_next(&self, line: usize, e: &Explanation) -> bool {
+        let line = &self.lines[line];
+        let since = line.nodes[line.ply_count().saturating_sub(e.undo)].since;
+        let left = |m: &Move| {
+            m.from()
+                .and_then(|from| self.evidence.last_departure(from, since))
+        };
+        e.moves.windows(2).all(|pair| {
+            let blinded = e.newly_dead | e.newly_unseen;
+            if (moves::footprint(pair[0]).landing() & blinded).is_empty() {
+                return true;
+            }
+            match (left(&pair[0]), left(&pair[1])) {
+                (Some(blind), Some(next)) => next.t >= blind.t + LET_GO_MS,
+                _ => false,
+            }
+        })
+    }
+
     /// Since the last move the side to move has lifted two pieces and the other side one, as
     /// an unseen landing, its reply and the next move would: a cheap look before a search.
     fn mover_lifted_twice_around_a_reply(&self) -> bool {
@@ -1453,9 +1510,14 @@ impl Recognizer {
             .collect()
     }
 
-    /// Tells listeners of the dead sensors the most likely line has found.
+    /// Tells listeners of the dead sensors every line has found: one that only some of
+    /// the stories blame is a guess among them, not yet a fault to report.
     fn report_dead_sensors(&mut self) {
-        let new = self.dead() & !self.reported_dead;
+        let agreed = self
+            .lines
+            .iter()
+            .fold(Bitboard::FULL, |all, line| all & line.dead);
+        let new = agreed & !self.reported_dead;
         self.reported_dead |= new;
         for square in new {
             self.emit(EventKind::DeadSensor {

@@ -429,6 +429,23 @@ fn a_rook_set_down_unseen_before_the_reply_is_read_where_it_shows_when_straighte
     assert!(no_alarm_from(&result, 0));
 }
 
+#[test]
+fn a_capture_guessed_onto_a_dead_square_is_not_undone_by_a_touch_elsewhere() {
+    // A turned board, the sensor under e6 stuck occupied: 82... Rxe6 can never show its
+    // victim leave, so White touching the b5 pawn is no proof of Rxb5.
+    let result = run("turned-dead-capture-touched", None);
+    assert_eq!(
+        games(&result),
+        expected_games("turned-dead-capture-touched")
+    );
+}
+
+#[test]
+fn two_captures_on_a_dead_square_of_a_turned_board_are_caught_up() {
+    let result = run("turned-dead-captures-on-it", None);
+    assert_eq!(games(&result), expected_games("turned-dead-captures-on-it"));
+}
+
 /// The recognizer after a log, fed by hand (for the user's commands in between).
 fn fed(name: &str) -> (Recognizer, Vec<boardsight::reading::TimedReading>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/logs/{name}.log"));

@@ -549,10 +549,22 @@ impl Recognizer {
                 self.lines = open;
                 return;
             }
-            // The proven capture was no line of its own: the likeliest line becomes it.
-            let mut line = open.remove(0);
+            // The proven capture was no line of its own: the likeliest line becomes it. But
+            // a guess that landed where the line cannot see can never be proven so: it stays
+            // first, the proven capture beside it, for later moves to tell.
+            let guess_unprovable = open[0].nodes[ply]
+                .last_move
+                .is_some_and(|m| !(moves::footprint(m).landing() & open[0].blind()).is_empty());
+            let mut line = if guess_unprovable {
+                open[0].clone()
+            } else {
+                open.remove(0)
+            };
             line.apply(1, &[proven], self.now);
             settled.push(line);
+            if guess_unprovable {
+                std::mem::swap(&mut settled, &mut open);
+            }
         }
         for line in &mut settled {
             line.nodes[ply].guessed = false;

@@ -52,7 +52,7 @@ fn field_sessions_are_recognised() {
         others.sessions
     );
     assert!(
-        total.wrong as f64 <= 0.001 * total.moves as f64,
+        total.wrong as f64 <= 0.0005 * total.moves as f64,
         "{} wrong moves of {}",
         total.wrong,
         total.moves

@@ -437,6 +437,14 @@ impl Recognizer {
         {
             return std::mem::take(&mut self.events);
         }
+        // A piece that appeared, nothing lifted, and stays: it may have left a square whose
+        // sensor is stuck occupied.
+        if lifted.is_empty()
+            && !placed.is_empty()
+            && self.decide_when_still(stamp, Self::explain_with_dead_sensor_or_unseen_piece)
+        {
+            return std::mem::take(&mut self.events);
+        }
         if placed.is_empty() && self.decide_when_still(stamp, Self::slid_on_unseen) {
             return std::mem::take(&mut self.events);
         }

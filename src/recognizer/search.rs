@@ -296,6 +296,17 @@ impl Search<'_, '_> {
                     out_of_order += 1;
                 }
                 previous_departure = departure;
+            } else if let Some(previous) = previous_departure {
+                // A piece leaving a square no sensor watches left before it landed: a
+                // landing seen before the previous move's piece left is out of order too.
+                let landed = (print.filled & self.filled)
+                    .into_iter()
+                    .filter_map(|sq| evidence.last_arrival(sq, self.since))
+                    .max();
+                let skew = POLL_SKEW_MS.max(evidence.poll_skew());
+                if landed.is_some_and(|landed| landed.t + STRADDLE_MS + skew < previous.t) {
+                    out_of_order += 1;
+                }
             }
             let lands = print.landing();
             // A capture of a piece a doubted line has unseen, the capturer unseen too:

@@ -1049,14 +1049,17 @@ impl Recognizer {
                     self.refresh_status();
                     return;
                 }
-                // Where the reading taken would be a capture no sensor saw, on a board whose
-                // events would have shown its victim leave, a sensor that never changed may be
-                // dead: the cheaper such stories are kept as lines behind the capture, for
-                // later moves to tell apart.
+                // Where the reading taken would be a doubtful one (a capture no sensor saw, on
+                // a board whose events would have shown its victim leave, or moves against
+                // the order the hands played them), a sensor that never changed may be dead:
+                // the cheaper such stories are kept as lines behind it, for later moves to
+                // tell apart.
+                let event_board = self.evidence.is_event_board();
                 let unproven_capture_taken = cheapest.is_some_and(|cost| {
                     in_progress.is_none_or(|waiting| cost < waiting)
-                        && self.evidence.is_event_board()
-                        && found.iter().all(|(_, e)| e.unproven > 0)
+                        && found
+                            .iter()
+                            .all(|(_, e)| (event_board && e.unproven > 0) || e.out_of_order > 0)
                 });
                 if let Some(rival) = cheapest.filter(|_| unproven_capture_taken) {
                     let mut dead = self.dead_sensor_stories();

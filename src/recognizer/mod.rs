@@ -1055,13 +1055,13 @@ impl Recognizer {
                 // the cheaper such stories are kept as lines behind it, for later moves to
                 // tell apart.
                 let event_board = self.evidence.is_event_board();
-                let unproven_capture_taken = cheapest.is_some_and(|cost| {
+                let doubtful_taken = cheapest.is_some_and(|cost| {
                     in_progress.is_none_or(|waiting| cost < waiting)
                         && found
                             .iter()
                             .all(|(_, e)| (event_board && e.unproven > 0) || e.out_of_order > 0)
                 });
-                if let Some(rival) = cheapest.filter(|_| unproven_capture_taken) {
+                if let Some(rival) = cheapest.filter(|_| doubtful_taken) {
                     let mut dead = self.dead_sensor_stories();
                     dead.retain(|(i, e)| e.cost < rival && self.let_go_before_the_next(*i, e));
                     if !dead.is_empty() {

@@ -446,6 +446,12 @@ fn two_captures_on_a_dead_square_of_a_turned_board_are_caught_up() {
     assert_eq!(games(&result), expected_games("turned-dead-captures-on-it"));
 }
 
+#[test]
+fn a_pawn_let_go_unseen_is_told_though_a_dearer_capture_story_exists() {
+    let result = run("unseen-beside-a-dear-story", None);
+    assert_eq!(games(&result), expected_games("unseen-beside-a-dear-story"));
+}
+
 /// The recognizer after a log, fed by hand (for the user's commands in between).
 fn fed(name: &str) -> (Recognizer, Vec<boardsight::reading::TimedReading>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/logs/{name}.log"));

@@ -1112,10 +1112,16 @@ impl Recognizer {
                     // Read as both players' hands at once; but the player who would hold a
                     // piece has since moved another, after the reply: the first one was set
                     // down, unseen.
-                    None if in_progress.is_some_and(|c| c >= IN_PROGRESS + SECOND_HAND)
+                    // (A story dearer than the two hands, not taken, does not stand in the way.)
+                    _ if in_progress.is_some_and(|c| c >= IN_PROGRESS + SECOND_HAND)
                         && self.mover_lifted_twice_around_a_reply()
-                        && self.advance_cheapest(self.unseen_piece_stories(in_progress), stamp) => {
-                    }
+                        && self.advance_cheapest(
+                            self.unseen_piece_stories(in_progress)
+                                .into_iter()
+                                .filter(|(_, e)| cheapest.is_none_or(|c| e.cost < c))
+                                .collect(),
+                            stamp,
+                        ) => {}
                     _ => self.show_unfinished(in_progress.is_some()),
                 }
             }

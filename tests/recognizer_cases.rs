@@ -452,6 +452,21 @@ fn a_pawn_let_go_unseen_is_told_though_a_dearer_capture_story_exists() {
     assert_eq!(games(&result), expected_games("unseen-beside-a-dear-story"));
 }
 
+#[test]
+fn a_catch_up_is_not_lost_to_unseen_landings_no_later_lift_proves() {
+    let result = run("unseen-caught-up-over-many-landings", None);
+    assert_eq!(
+        games(&result),
+        expected_games("unseen-caught-up-over-many-landings")
+    );
+}
+
+#[test]
+fn a_pawn_unseen_that_moves_on_unseen_again_is_told_by_the_move_it_allows() {
+    let result = run("unseen-moved-on-unseen", None);
+    assert_eq!(games(&result), expected_games("unseen-moved-on-unseen"));
+}
+
 /// The recognizer after a log, fed by hand (for the user's commands in between).
 fn fed(name: &str) -> (Recognizer, Vec<boardsight::reading::TimedReading>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/logs/{name}.log"));

@@ -275,6 +275,14 @@ impl Walk<'_> {
             let Some((landed, newly_unseen)) = self.landing(m, step.departed, occupancy) else {
                 continue;
             };
+            // An unseen landing is proven only by its player lifting another piece later:
+            // without any such lift, no story through it is kept.
+            if newly_unseen.any() {
+                let theirs = (position.us() & !footprint(m).vacated) | footprint(m).landing();
+                if (theirs & self.evidence.departed_since(previous)).is_empty() {
+                    continue;
+                }
+            }
             let unseen = unseen | newly_unseen;
             let blind_landing = (footprint(m).landing() & !self.live).any();
             let blind_landings = blind_landings + u32::from(blind_landing);

@@ -1275,7 +1275,8 @@ impl Recognizer {
         match rival {
             None => {
                 for node in &line.nodes[line.ply_count().saturating_sub(1)..] {
-                    let left = view.missing(node.occupancy);
+                    // A piece the line has unseen may have moved on, unseen again.
+                    let left = view.missing(node.occupancy) | (node.occupancy & line.unseen);
                     for &(m, _) in node.legal_moves() {
                         let print = moves::footprint(m);
                         if !(print.lifted & left).is_empty() {

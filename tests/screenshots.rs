@@ -240,9 +240,12 @@ fn the_board_lights_on_the_sensor_grid() {
             harness,
             "sensor c5: empty, the engine's move, its light is on",
         );
-        // The squares' flashes of the set-up and the move fade first: the same picture
-        // every time.
-        std::thread::sleep(boardsight::session::FLASH + std::time::Duration::from_millis(300));
+        // The squares' flashes of the set-up and the move fade first, and the reading rate
+        // (over the last second) falls to nought: the same picture every time.
+        let second = std::time::Duration::from_secs(1);
+        std::thread::sleep(
+            boardsight::session::FLASH.max(second) + std::time::Duration::from_millis(300),
+        );
         harness.run_steps(3);
     });
 }

@@ -52,6 +52,11 @@ fn no_alarm_from(result: &Replay, t: u64) -> bool {
         .all(|e| e.t < t || !matches!(e.kind, EventKind::Illegal { .. }))
 }
 
+/// Replays a log from the start position; its games must be its `# expect:` lines.
+fn reads_as_expected(name: &str) {
+    assert_eq!(games(&run(name, None)), expected_games(name), "{name}");
+}
+
 fn time_of(result: &Replay, line: &str) -> Option<u64> {
     result
         .events
@@ -433,38 +438,27 @@ fn a_rook_set_down_unseen_before_the_reply_is_read_where_it_shows_when_straighte
 fn a_capture_guessed_onto_a_dead_square_is_not_undone_by_a_touch_elsewhere() {
     // A turned board, the sensor under e6 stuck occupied: 82... Rxe6 can never show its
     // victim leave, so White touching the b5 pawn is no proof of Rxb5.
-    let result = run("turned-dead-capture-touched", None);
-    assert_eq!(
-        games(&result),
-        expected_games("turned-dead-capture-touched")
-    );
+    reads_as_expected("turned-dead-capture-touched");
 }
 
 #[test]
 fn two_captures_on_a_dead_square_of_a_turned_board_are_caught_up() {
-    let result = run("turned-dead-captures-on-it", None);
-    assert_eq!(games(&result), expected_games("turned-dead-captures-on-it"));
+    reads_as_expected("turned-dead-captures-on-it");
 }
 
 #[test]
 fn a_pawn_let_go_unseen_is_told_though_a_dearer_capture_story_exists() {
-    let result = run("unseen-beside-a-dear-story", None);
-    assert_eq!(games(&result), expected_games("unseen-beside-a-dear-story"));
+    reads_as_expected("unseen-beside-a-dear-story");
 }
 
 #[test]
 fn a_catch_up_is_not_lost_to_unseen_landings_no_later_lift_proves() {
-    let result = run("unseen-caught-up-over-many-landings", None);
-    assert_eq!(
-        games(&result),
-        expected_games("unseen-caught-up-over-many-landings")
-    );
+    reads_as_expected("unseen-caught-up-over-many-landings");
 }
 
 #[test]
 fn a_pawn_unseen_that_moves_on_unseen_again_is_told_by_the_move_it_allows() {
-    let result = run("unseen-moved-on-unseen", None);
-    assert_eq!(games(&result), expected_games("unseen-moved-on-unseen"));
+    reads_as_expected("unseen-moved-on-unseen");
 }
 
 /// The recognizer after a log, fed by hand (for the user's commands in between).

@@ -273,15 +273,18 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_polled_board_sends_the_events_since_the_last_poll_then_the_occupancy() {
-        let readings = record(&script(), Mode::Poll, Sensors::default());
-        let lines: Vec<String> = readings
+    /// The script as a polled board read through `sensors` delivers it, as log lines.
+    fn polled(sensors: Sensors) -> Vec<String> {
+        record(&script(), Mode::Poll, sensors)
             .iter()
             .map(crate::sensorlog::format_reading)
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn a_polled_board_sends_the_events_since_the_last_poll_then_the_occupancy() {
         assert_eq!(
-            lines,
+            polled(Sensors::default()),
             vec![
                 "0 occ ffff00000000ffff",
                 "1000 lift e2",
@@ -308,12 +311,8 @@ mod tests {
             turned: true,
             dead: Some((Square::D7, false)),
         };
-        let lines: Vec<String> = record(&script(), Mode::Poll, sensors)
-            .iter()
-            .map(crate::sensorlog::format_reading)
-            .collect();
         assert_eq!(
-            lines,
+            polled(sensors),
             vec![
                 // d7's sensor (under e2) is stuck empty from the start.
                 "0 occ fff700000000ffff",

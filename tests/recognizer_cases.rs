@@ -397,8 +397,9 @@ fn a_move_onto_a_sensor_stuck_empty_is_inferred_and_the_game_goes_on() {
 
 #[test]
 fn two_captures_on_a_dead_square_are_caught_up_when_the_next_move_lands() {
-    // e7's sensor reads empty: 1. e7 proves it, then 2... Rxe7 and 3. fxe7 land there
-    // unseen and 3... Rde8 refills e8, which only the whole story tells.
+    // e7's sensor reads empty: 1. e7 lands there unseen (the reply and the next move tell
+    // it), then 2... Rxe7 and 3. fxe7 land there too, and 3... Rde8 refills e8, which only
+    // the whole story tells.
     let result = run(
         "dead-captures-on-it",
         Some("3rr2k/8/4PP2/8/8/8/8/6K1 w - - 0 1"),

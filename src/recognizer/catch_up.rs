@@ -47,6 +47,8 @@ struct Walk<'a> {
     sensed: Bitboard,
     /// Sensors the line believes.
     live: Bitboard,
+    /// Sensors the line takes for dead: what lands there comes down unseen by nature.
+    dead: Bitboard,
     departed: Bitboard,
     skew: crate::reading::Millis,
     /// The piece a pawn reaching the last rank becomes, as in the search.
@@ -117,6 +119,7 @@ impl Recognizer {
             since: node.since,
             sensed: self.sensed,
             live,
+            dead: line.dead,
             departed,
             skew: self.evidence.poll_skew(),
             promotion: self.pending_promotion(),
@@ -284,7 +287,7 @@ impl Walk<'_> {
                 }
             }
             let unseen = unseen | newly_unseen;
-            let blind_landing = (footprint(m).landing() & !self.live).any();
+            let blind_landing = (footprint(m).landing() & self.dead).any();
             let blind_landings = blind_landings + u32::from(blind_landing);
             if unseen.count() as u32 + blind_landings > MOST_UNSEEN {
                 continue;
@@ -352,7 +355,7 @@ impl Walk<'_> {
         let from = m.from()?;
         if let Some(victim) = print.victim {
             // A capture on a dead sensor's square came down unseen by nature.
-            if !self.live.contains(victim) {
+            if self.dead.contains(victim) {
                 return Some((Some(departed), Bitboard::EMPTY));
             }
             if !self.sensed.contains(victim) {

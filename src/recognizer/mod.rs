@@ -438,7 +438,7 @@ impl Recognizer {
             return std::mem::take(&mut self.events);
         }
         // A piece that appeared, nothing lifted, and stays: it may have left a square whose
-        // sensor is stuck occupied.
+        // sensor is stuck occupied (or be one set down unseen that moved on).
         if lifted.is_empty()
             && !placed.is_empty()
             && self.decide_when_still(stamp, Self::explain_with_dead_sensor_or_unseen_piece)
@@ -559,20 +559,29 @@ impl Recognizer {
             }
             // The proven capture was no line of its own: the likeliest line becomes it. But
             // a guess that landed where the line cannot see can never be proven so: it stays
-            // first, the proven capture beside it, for later moves to tell.
+            // first, the proven capture beside it, for later moves to tell; neither is a
+            // guess to settle again.
             let guess_unprovable = open[0].nodes[ply]
                 .last_move
                 .is_some_and(|m| !(moves::footprint(m).landing() & open[0].blind()).is_empty());
-            let mut line = if guess_unprovable {
-                open[0].clone()
-            } else {
-                open.remove(0)
-            };
+            if guess_unprovable {
+                let mut beside = open[0].clone();
+                beside.apply(1, &[proven], self.now);
+                open.insert(1, beside);
+                for line in &mut open {
+                    if let Some(node) = line.nodes.get_mut(ply) {
+                        node.guessed = false;
+                    }
+                }
+                self.lines = open;
+                self.dedupe_lines();
+                self.lines.truncate(MAX_LINES);
+                self.report_moves();
+                return;
+            }
+            let mut line = open.remove(0);
             line.apply(1, &[proven], self.now);
             settled.push(line);
-            if guess_unprovable {
-                std::mem::swap(&mut settled, &mut open);
-            }
         }
         for line in &mut settled {
             line.nodes[ply].guessed = false;
@@ -738,15 +747,17 @@ impl Recognizer {
         // A line with a piece where it could not see one, which now reads there, is proven
         // by the board: it goes before lines that had nothing there.
         let shows = changed & occupied_now;
-        let proven = |line: &Line| {
-            let position = line.current().occupancy;
-            !(line.blind() & shows & position).is_empty()
-                && (position & !occupied_now & !line.blind()).is_empty()
+        // Pieces the line has where the sensors now read none: held in the hand.
+        let in_hand = |line: &Line| line.current().occupancy & !occupied_now & !line.blind();
+        let reads_its_blind_piece = |line: &Line| {
+            !(line.blind() & shows & line.current().occupancy).is_empty()
+                && in_hand(line).is_empty()
         };
-        let reordered = !proven(&self.lines[0]) && self.lines.iter().any(proven);
+        let reordered =
+            !reads_its_blind_piece(&self.lines[0]) && self.lines.iter().any(reads_its_blind_piece);
         if reordered {
             // Stable: among the proven, and among the rest, the order stays.
-            self.lines.sort_by_key(|line| !proven(line));
+            self.lines.sort_by_key(|line| !reads_its_blind_piece(line));
         }
         for line in &mut self.lines {
             // An unseen piece's square that reads again is read as any other.
@@ -754,10 +765,8 @@ impl Recognizer {
             // A sensor taken for stuck empty that now reads the piece the line has there
             // was no dead sensor: the piece stood off-centre and is straightened. Not while
             // a piece is in the hand: that one has landed there.
-            let position = line.current().occupancy;
-            let in_hand = position & !occupied_now & !line.blind();
-            if in_hand.is_empty() {
-                line.dead &= !(changed & occupied_now & position);
+            if in_hand(line).is_empty() {
+                line.dead &= !(changed & occupied_now & line.current().occupancy);
             }
         }
         if self.lines.iter().any(|l| !(l.dead & changed).is_empty()) {
@@ -1049,18 +1058,19 @@ impl Recognizer {
                     self.refresh_status();
                     return;
                 }
-                // Where the reading taken would be a doubtful one (a capture no sensor saw, on
-                // a board whose events would have shown its victim leave, or moves against
-                // the order the hands played them), a sensor that never changed may be dead:
-                // the cheaper such stories are kept as lines behind it, for later moves to
-                // tell apart.
+                // A story cheaper than a move in progress is taken.
+                let story_taken =
+                    cheapest.is_some_and(|cost| in_progress.is_none_or(|waiting| cost < waiting));
+                // Where the story taken is a doubtful one (a capture no sensor saw, on a
+                // board whose events would have shown its victim leave, or moves against the
+                // order the hands played them), a sensor that never changed may be dead: the
+                // cheaper such stories become lines beside it (ranked, as all lines, by how
+                // plausible their moves are), for later moves to tell apart.
                 let event_board = self.evidence.is_event_board();
-                let doubtful_taken = cheapest.is_some_and(|cost| {
-                    in_progress.is_none_or(|waiting| cost < waiting)
-                        && found
-                            .iter()
-                            .all(|(_, e)| (event_board && e.unproven > 0) || e.out_of_order > 0)
-                });
+                let doubtful_taken = story_taken
+                    && found
+                        .iter()
+                        .all(|(_, e)| (event_board && e.unproven > 0) || e.out_of_order > 0);
                 if let Some(rival) = cheapest.filter(|_| doubtful_taken) {
                     let mut dead = self.dead_sensor_stories();
                     dead.retain(|(i, e)| e.cost < rival && self.let_go_before_the_next(*i, e));
@@ -1099,11 +1109,7 @@ impl Recognizer {
                                 .is_some_and(|(_, before)| !(landings(before) & blind).is_empty())
                     });
                 match cheapest {
-                    Some(cost)
-                        if in_progress.is_none_or(|waiting| cost < waiting)
-                            || slid_on_to_capture
-                            || landed_unseen_before_reply =>
-                    {
+                    Some(_) if story_taken || slid_on_to_capture || landed_unseen_before_reply => {
                         self.advance(found, stamp)
                     }
                     None if in_progress.is_none()
@@ -1546,7 +1552,9 @@ impl Recognizer {
         let agreed = self
             .lines
             .iter()
-            .fold(Bitboard::FULL, |all, line| all & line.dead);
+            .map(|line| line.dead)
+            .reduce(|all, dead| all & dead)
+            .unwrap_or(Bitboard::EMPTY);
         let new = agreed & !self.reported_dead;
         self.reported_dead |= new;
         for square in new {

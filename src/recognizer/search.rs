@@ -299,12 +299,10 @@ impl Search<'_, '_> {
             } else if let Some(previous) = previous_departure {
                 // A piece leaving a square no sensor watches left before it landed: a
                 // landing seen before the previous move's piece left is out of order too.
-                let landed = (print.filled & self.filled)
-                    .into_iter()
-                    .filter_map(|sq| evidence.last_arrival(sq, self.since))
-                    .max();
-                let skew = POLL_SKEW_MS.max(evidence.poll_skew());
-                if landed.is_some_and(|landed| landed.t + STRADDLE_MS + skew < previous.t) {
+                if self
+                    .landed(m)
+                    .is_some_and(|landed| !self.may_land_after(landed, previous))
+                {
                     out_of_order += 1;
                 }
             }
@@ -403,20 +401,27 @@ impl Search<'_, '_> {
             .into_iter()
             .filter_map(|sq| evidence.last_departure(sq, self.since))
             .min();
-        let landed = (print.filled & self.filled)
-            .into_iter()
-            .filter_map(|sq| evidence.last_arrival(sq, self.since))
-            .max();
-        // By time, not by order: a poll's occupancy may reveal a lift whose event was lost.
-        // A slid piece may read on its new square a moment before its old one empties, and
-        // a polled board stamps each change with its poll: the two may be a poll apart.
-        match (left, landed) {
-            (Some(left), Some(landed)) => {
-                let skew = POLL_SKEW_MS.max(evidence.poll_skew());
-                landed.t + STRADDLE_MS + skew >= left.t
-            }
+        match (left, self.landed(m)) {
+            (Some(left), Some(landed)) => self.may_land_after(landed, left),
             _ => true,
         }
+    }
+
+    /// When the sensors last saw the move's piece arrive on a square the board filled.
+    fn landed(&self, m: Move) -> Option<Stamp> {
+        (footprint(m).filled & self.filled)
+            .into_iter()
+            .filter_map(|sq| self.ctx.evidence.last_arrival(sq, self.since))
+            .max()
+    }
+
+    /// Whether a landing seen at `landed` may have come after a departure seen at `left`.
+    /// By time, not by order: a poll's occupancy may reveal a lift whose event was lost.
+    /// A slid piece may read on its new square a moment before its old one empties, and
+    /// a polled board stamps each change with its poll: the two may be a poll apart.
+    fn may_land_after(&self, landed: Stamp, left: Stamp) -> bool {
+        let skew = POLL_SKEW_MS.max(self.ctx.evidence.poll_skew());
+        landed.t + STRADDLE_MS + skew >= left.t
     }
 }
 

@@ -40,6 +40,8 @@ const WILD_CHANGE: usize = 6;
 const MAX_PAIRED_SUSPECTS: usize = 8;
 /// How many hypotheses are kept at once.
 const MAX_LINES: usize = 16;
+/// A dead sensor is told once the game has gone on this many plies with it blamed.
+const DEAD_REPORTED_AFTER_PLIES: usize = 4;
 /// A hand carries a piece to its square and lets it go no faster than this.
 const LET_GO_MS: crate::reading::Millis = 250;
 /// The start occupancy means a new game unless a story this cheap explains it
@@ -115,6 +117,8 @@ pub struct Recognizer {
     steady: Bitboard,
     /// Dead sensors already told to listeners.
     reported_dead: Bitboard,
+    /// Dead sensors every line blames, with the ply of the game when they first all did.
+    blamed_dead: Option<(Bitboard, usize)>,
     /// Unseen pieces already told to listeners, each with its square.
     reported_unseen: Vec<(Square, Piece)>,
     /// The last reading that changed more squares than hands can: line noise.
@@ -183,6 +187,7 @@ impl Recognizer {
             sensed: Bitboard::EMPTY,
             steady: Bitboard::FULL,
             reported_dead: Bitboard::EMPTY,
+            blamed_dead: None,
             reported_unseen: Vec::new(),
             wild_at: None,
             evidence,
@@ -719,9 +724,10 @@ impl Recognizer {
             .collect()
     }
 
-    /// Squares whose sensor is found dead, each with whether it is stuck reading occupied.
+    /// Squares whose sensor is found dead (and told), each with whether it is stuck
+    /// reading occupied.
     pub fn dead_sensors(&self) -> Vec<(Square, bool)> {
-        self.dead()
+        (self.dead() & self.reported_dead)
             .into_iter()
             .map(|square| (square, self.sensed.contains(square)))
             .collect()
@@ -1546,8 +1552,10 @@ impl Recognizer {
             .collect()
     }
 
-    /// Tells listeners of the dead sensors every line has found: one that only some of
-    /// the stories blame is a guess among them, not yet a fault to report.
+    /// Tells listeners of the dead sensors every line has found, once the game has gone on
+    /// a few plies with them still blamed: a sensor that only some of the stories blame is
+    /// a guess among them, and a piece set down off-centre is soon straightened or moved
+    /// on, where a dead sensor stays.
     fn report_dead_sensors(&mut self) {
         let agreed = self
             .lines
@@ -1555,6 +1563,17 @@ impl Recognizer {
             .map(|line| line.dead)
             .reduce(|all, dead| all & dead)
             .unwrap_or(Bitboard::EMPTY);
+        let ply = self.lines[0].ply_count();
+        let blamed_at = match self.blamed_dead {
+            Some((squares, at)) if squares == agreed => at,
+            _ => {
+                self.blamed_dead = Some((agreed, ply));
+                ply
+            }
+        };
+        if ply < blamed_at + DEAD_REPORTED_AFTER_PLIES {
+            return;
+        }
         let new = agreed & !self.reported_dead;
         self.reported_dead |= new;
         for square in new {

@@ -37,7 +37,8 @@ struct Step {
 struct Story {
     steps: Vec<Step>,
     unseen: Bitboard,
-    /// Moves that came down on a dead sensor's square, unseen by nature.
+    /// Moves that came down where the line sees nothing (a dead sensor's square, or a
+    /// piece unseen there taken), unseen by nature.
     blind_landings: u32,
 }
 
@@ -47,8 +48,6 @@ struct Walk<'a> {
     sensed: Bitboard,
     /// Sensors the line believes.
     live: Bitboard,
-    /// Sensors the line takes for dead: what lands there comes down unseen by nature.
-    dead: Bitboard,
     departed: Bitboard,
     skew: crate::reading::Millis,
     /// The piece a pawn reaching the last rank becomes, as in the search.
@@ -119,7 +118,6 @@ impl Recognizer {
             since: node.since,
             sensed: self.sensed,
             live,
-            dead: line.dead,
             departed,
             skew: self.evidence.poll_skew(),
             promotion: self.pending_promotion(),
@@ -287,7 +285,7 @@ impl Walk<'_> {
                 }
             }
             let unseen = unseen | newly_unseen;
-            let blind_landing = (footprint(m).landing() & self.dead).any();
+            let blind_landing = (footprint(m).landing() & !self.live).any();
             let blind_landings = blind_landings + u32::from(blind_landing);
             if unseen.count() as u32 + blind_landings > MOST_UNSEEN {
                 continue;
@@ -354,8 +352,10 @@ impl Walk<'_> {
         let print = footprint(m);
         let from = m.from()?;
         if let Some(victim) = print.victim {
-            // A capture on a dead sensor's square came down unseen by nature.
-            if self.dead.contains(victim) {
+            // A capture on a square the line cannot see (a dead sensor's, or one with a
+            // piece unseen on it, the capturer set down unseen too) came down unseen by
+            // nature; it counts as an unseen landing.
+            if !self.live.contains(victim) {
                 return Some((Some(departed), Bitboard::EMPTY));
             }
             if !self.sensed.contains(victim) {

@@ -1565,7 +1565,8 @@ impl Recognizer {
             .unwrap_or(Bitboard::EMPTY);
         let ply = self.lines[0].ply_count();
         let blamed_at = match self.blamed_dead {
-            Some((squares, at)) if squares == agreed => at,
+            // (A new game counts its plies afresh.)
+            Some((squares, at)) if squares == agreed && at <= ply => at,
             _ => {
                 self.blamed_dead = Some((agreed, ply));
                 ply

@@ -291,9 +291,9 @@ impl Walk<'_> {
                 continue;
             }
             path.push(Step { landed, ..step });
-            // Only a story with a piece unseen or set down on a dead sensor is one no other
-            // search tells; it does not end on a dead sensor, where a piece still in the
-            // hand looks the same.
+            // Only a story with a piece unseen, or set down where the line sees nothing, is
+            // one no other search tells; it does not end on such a square, where a piece
+            // still in the hand looks the same.
             if !blind_landing && (unseen.any() || blind_landings > 0) {
                 self.stories.push(Story {
                     steps: path.clone(),

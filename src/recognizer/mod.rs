@@ -1461,8 +1461,8 @@ impl Recognizer {
             m.from()
                 .and_then(|from| self.evidence.last_departure(from, since))
         };
+        let blinded = e.newly_dead | e.newly_unseen;
         e.moves.windows(2).all(|pair| {
-            let blinded = e.newly_dead | e.newly_unseen;
             if (moves::footprint(pair[0]).landing() & blinded).is_empty() {
                 return true;
             }

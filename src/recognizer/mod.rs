@@ -997,7 +997,7 @@ impl Recognizer {
         }
         let mut found = self.explanations(false);
         if found.first().is_none_or(|(_, e)| e.cost != 0) {
-            let released = self.released_stories();
+            let released = self.released_stories(found.is_empty());
             let least = |f: &[(usize, Explanation)]| f.iter().map(|(_, e)| e.cost).min();
             match (least(&released), least(&found)) {
                 (Some(r), Some(f)) if r == f => found.extend(released),
@@ -1339,8 +1339,9 @@ impl Recognizer {
     /// A piece let go after a still second (`released`), its square still empty, and the
     /// other player has since lifted a piece: stories of it set down unseen on a square of
     /// its reach, then the reply, every capture proven. Priced as any other story, so they
-    /// beat reading both players' hands in the air at once.
-    fn released_stories(&self) -> Vec<(usize, Explanation)> {
+    /// beat reading both players' hands in the air at once. With several squares to stand
+    /// on, only where `nothing_else` explains the board: each becomes a line.
+    fn released_stories(&self, nothing_else: bool) -> Vec<(usize, Explanation)> {
         let Some((square, since)) = self.released else {
             return Vec::new();
         };
@@ -1359,8 +1360,8 @@ impl Recognizer {
             & !self.sensed
             & !self.lines[0].blind();
         // Where the piece could have come down in several places, a guess among them is
-        // worse than waiting for the game to tell.
-        if suspects.count() != 1 {
+        // worse than any other story; with none, better than a board read as illegal.
+        if suspects.count() > 1 && !nothing_else {
             return Vec::new();
         }
         let mut stories = self.blind_square_stories(suspects, &[], Blind::Unseen, None);
@@ -1370,6 +1371,8 @@ impl Recognizer {
                 && e.unproven == 0
                 && e.moves.first().and_then(|m| m.from()) == Some(square)
         });
+        // A square whose sensor has never changed may be a dead one as well: likelier.
+        stories.sort_by_key(|(_, e)| (e.newly_unseen & self.steady).is_empty());
         stories
     }
 

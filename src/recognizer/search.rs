@@ -347,8 +347,19 @@ impl Search<'_, '_> {
                     .evidence
                     .capture_proof(from, victim, way.passed | way.brushed, self.since)
             };
+            // A victim never seen taken off (its square read empty all along: a piece set
+            // down off-centre there) is proven taken only as a quiet move is proven made:
+            // its capture is no newer proof than another line's quiet move.
+            let seen_taken_off = |stamp: Stamp| {
+                evidence
+                    .first_departure(victim, self.since)
+                    .is_some_and(|left| left <= stamp)
+            };
             match proof {
-                Some(stamp) => latest_proof = latest_proof.max(Some(stamp)),
+                Some(stamp) if seen_taken_off(stamp) => {
+                    latest_proof = latest_proof.max(Some(stamp))
+                }
+                Some(_) => {}
                 None if last => return,
                 None => unproven += 1,
             }

@@ -889,6 +889,26 @@ fn a_piece_straightened_moves_later_revises_the_capture_it_was_read_as() {
 }
 
 #[test]
+fn a_guessed_capture_whose_piece_is_seen_moving_on_from_another_square_is_repaired() {
+    // 4. Ng5 set down off-centre is read as 4. Nxe5; after 4... d5 the knight reads on g5
+    // for 820 ms and takes on f7, leaving the board as the guessed line has it. Repaired as
+    // the capture on f7 lands (28060), never an alarm.
+    let result = run("unseen-guess-seen-moving-on", None);
+    assert_eq!(
+        games(&result),
+        expected_games("unseen-guess-seen-moving-on")
+    );
+    assert_eq!(time_of(&result, "revise f3e5 f3g5 7:Ng5"), Some(28_060));
+    assert_eq!(time_of(&result, "move g5f7 9:Nxf7"), Some(28_060));
+    assert!(no_alarm_from(&result, 28_060));
+}
+
+#[test]
+fn a_guessed_capture_whose_piece_is_straightened_as_the_session_ends_is_repaired() {
+    reads_as_expected("unseen-guess-straightened-at-end");
+}
+
+#[test]
 fn a_piece_let_go_off_centre_is_read_unseen_at_the_reply_and_seen_when_straightened() {
     let result = run("unseen-straightened-late", None);
     assert_eq!(games(&result), expected_games("unseen-straightened-late"));

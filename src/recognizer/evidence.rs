@@ -161,6 +161,35 @@ impl Evidence {
             .count()
     }
 
+    /// Whether a piece appeared on `square` after `since` on a board still for `ms` before
+    /// (not a slid piece passing, nor one knocked there by a hand), stood there at least
+    /// `ms`, and left again: a piece set down off-centre, straightened, then moved on.
+    pub fn stood_alone_and_left(&self, square: Square, since: Stamp, ms: Millis) -> bool {
+        let start = self.entries.partition_point(|e| e.stamp <= since);
+        let mut previous = since.t;
+        let mut arrived: Option<Millis> = None;
+        for e in self.entries.range(start..) {
+            match e.observation {
+                Observation::Arrived { square: s, .. }
+                    if s == square
+                        && arrived.is_none()
+                        && e.stamp.t >= previous.saturating_add(ms) =>
+                {
+                    arrived = Some(e.stamp.t);
+                }
+                Observation::Left { square: s } if s == square => {
+                    if arrived.is_some_and(|at| e.stamp.t >= at.saturating_add(ms)) {
+                        return true;
+                    }
+                    arrived = None;
+                }
+                _ => {}
+            }
+            previous = e.stamp.t;
+        }
+        false
+    }
+
     /// Squares a piece left after `since` (what happened at `since` itself belongs to the
     /// move that made the position).
     pub fn departed_since(&self, since: Stamp) -> Bitboard {
@@ -294,6 +323,38 @@ impl Evidence {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_piece_appearing_on_a_still_board_and_moving_on_stood_alone() {
+        let mut evidence = Evidence::new(100);
+        let since = evidence.stamp(1_000);
+        let (e4, c5) = (Square::E4, Square::C5);
+        let s = evidence.stamp(4_000);
+        evidence.arrived(s, e4, false);
+        let s = evidence.stamp(4_700);
+        evidence.left(s, c5);
+        let s = evidence.stamp(4_900);
+        evidence.left(s, e4);
+        assert!(evidence.stood_alone_and_left(e4, since, 300));
+        // A slid piece passing over a square reads on it for a moment only.
+        let mut passing = Evidence::new(100);
+        let since = passing.stamp(1_000);
+        let s = passing.stamp(4_000);
+        passing.arrived(s, e4, false);
+        let s = passing.stamp(4_080);
+        passing.left(s, e4);
+        assert!(!passing.stood_alone_and_left(e4, since, 300));
+        // A piece knocked there arrives as another leaves: not alone.
+        let mut knocked = Evidence::new(100);
+        let since = knocked.stamp(1_000);
+        let s = knocked.stamp(4_000);
+        knocked.left(s, Square::D4);
+        let s = knocked.stamp(4_030);
+        knocked.arrived(s, e4, false);
+        let s = knocked.stamp(5_000);
+        knocked.left(s, e4);
+        assert!(!knocked.stood_alone_and_left(e4, since, 300));
+    }
 
     #[test]
     fn a_victim_refilled_after_the_capturer_left_proves_the_capture() {

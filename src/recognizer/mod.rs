@@ -616,7 +616,13 @@ impl Recognizer {
     pub fn finish(&mut self, t: Millis) -> Vec<Event> {
         // No move was seen: nothing tells the orientation, and the board stands as wired.
         self.rival = None;
-        if matches!(self.status, BoardStatus::Illegal { .. }) {
+        // A piece that appeared with nothing lifted (one set down unseen, straightened as the
+        // session ends) is read as a second of stillness would read it live.
+        let waiting_on_a_piece_set_down = matches!(
+            &self.status,
+            BoardStatus::Waiting { lifted, placed } if lifted.is_empty() && !placed.is_empty()
+        );
+        if matches!(self.status, BoardStatus::Illegal { .. }) || waiting_on_a_piece_set_down {
             // The board stands as it is from the end on: what its stillness decides live.
             let still = t.max(self.now.t.saturating_add(self.config.still_ms));
             let decided = self.tick(still);
@@ -1028,9 +1034,14 @@ impl Recognizer {
         }
         match cheapest {
             Some(0) => {
-                self.settle_guessed_capture();
-                if let Some(castle) = self.castled_in_place() {
-                    self.split_on_castle_in_place(castle, stamp);
+                // A capture guessed from a still board whose piece has since been seen
+                // standing on another square of its reach, and moving on from there, was
+                // that piece set down there unseen; what it did from there is read now.
+                if !self.repair_guess_seen_moving_on(stamp) {
+                    self.settle_guessed_capture();
+                    if let Some(castle) = self.castled_in_place() {
+                        self.split_on_castle_in_place(castle, stamp);
+                    }
                 }
                 self.settled_at = stamp;
                 self.set_status(BoardStatus::Settled);

@@ -151,17 +151,21 @@ impl Recognizer {
                     .missing(line.current().occupancy)
                     .contains(passed);
             let landed_unseen = left_long_ago || guessed_capture;
-            if !landed_unseen && appeared.is_empty() {
+            // Or the guessed capturer was seen since on another square of its reach, then
+            // moved on from there.
+            let seen_moving_on = self.seen_moving_on(line, base);
+            if !landed_unseen && appeared.is_empty() && seen_moving_on.is_empty() {
                 continue;
             }
             for &(alternative, _) in line.nodes[base].legal_moves() {
                 let landing = alternative.to();
                 let seen_now = appeared.contains(landing);
+                let seen_then = seen_moving_on.contains(landing);
                 if alternative == recorded
                     || alternative.from() != Some(from)
                     || alternative.is_castle()
                     || line.blind().contains(landing)
-                    || !(seen_now || (landed_unseen && !self.sensed.contains(landing)))
+                    || !(seen_now || seen_then || (landed_unseen && !self.sensed.contains(landing)))
                 {
                     continue;
                 }
@@ -169,12 +173,13 @@ impl Recognizer {
                     back,
                     alternative,
                     onward: Vec::new(),
+                    seen: seen_now || seen_then,
                 };
                 // Only the repaired part: the search goes forward from its end.
                 let Some(mut tail) = replayed(line, base, &repair, &played[base + 1..]) else {
                     continue;
                 };
-                if !seen_now && tail.current().occupancy.contains(landing) {
+                if !repair.seen && tail.current().occupancy.contains(landing) {
                     tail.unseen |= Bitboard::from_square(landing);
                 }
                 let live = ctx.live & !tail.blind();
@@ -194,8 +199,10 @@ impl Recognizer {
                 tail.pinned = tail.ply_count();
                 let mut explained = false;
                 for onward in explain(&tail, &ctx) {
-                    // Nor does an unseen piece move on unseen: the sensors must see the game.
-                    let moves_unseen = onward.moves.iter().any(|m| m.from() == Some(landing));
+                    // Nor does an unseen piece move on unseen: the sensors must see the game
+                    // (a piece seen standing there and leaving was seen moving on).
+                    let moves_unseen =
+                        !seen_then && onward.moves.iter().any(|m| m.from() == Some(landing));
                     if !moves_unseen && onward.moves.len() <= 2 && onward.unproven == 0 {
                         explained = true;
                         let onward_cost = onward.cost;
@@ -206,9 +213,10 @@ impl Recognizer {
                         found.push((cost + onward_cost, repair));
                     }
                 }
-                // A move of the unseen piece's side under way proves it too.
+                // A move of the unseen piece's side under way proves it too. (Not of a piece
+                // seen moving on: the board must show where it went.)
                 let under_way = !explained
-                    && !seen_now
+                    && !repair.seen
                     && (proven || back % 2 == 0)
                     && in_progress_cost(&tail, self.view(), &self.evidence, self.settled_at)
                         == Some(IN_PROGRESS);
@@ -230,7 +238,7 @@ impl Recognizer {
                 let tail = replayed(line, base, &repair, &played[base + 1..])?;
                 repaired.nodes.extend(tail.nodes);
                 let landing = repair.alternative.to();
-                if !appeared.contains(landing) && repaired.current().occupancy.contains(landing) {
+                if !repair.seen && repaired.current().occupancy.contains(landing) {
                     repaired.unseen |= Bitboard::from_square(landing);
                 }
                 repaired.apply(0, &repair.onward, stamp);
@@ -252,6 +260,59 @@ impl Recognizer {
 }
 
 impl Recognizer {
+    /// The board reads as the likeliest line has it, but a capture guessed from a still
+    /// board (only the capturer's lift was seen) a few plies back had its piece seen since
+    /// on another square of its reach, where the line never had a piece: it appeared there
+    /// on a still board, stood, and moved on (a knight set down off-centre on e4 and read
+    /// as Nxa4, straightened after the reply and taking on c5 at once: the board is the
+    /// guessed line's again). The guess is repaired onto that square, and the move it made
+    /// from there read, when that explains the board.
+    pub(super) fn repair_guess_seen_moving_on(&mut self, stamp: Stamp) -> bool {
+        let line = &self.lines[0];
+        if !self.view().matches(line.current().occupancy) {
+            return false;
+        }
+        let n = line.ply_count();
+        let seen = (n.saturating_sub(DEEPEST).max(line.pinned)..n.saturating_sub(1))
+            .any(|base| !self.seen_moving_on(line, base).is_empty());
+        seen && self.repair_with_unseen_landing(stamp)
+    }
+
+    /// Where the piece of a capture guessed from a still board (the ply after `base`) may
+    /// have come down instead, as the sensors showed since: squares of its reach it read on
+    /// after it was guessed, where no position of the line since had a piece, appearing
+    /// alone and standing longer than a slide passes, and empty again now (it moved on).
+    fn seen_moving_on(&self, line: &Line, base: usize) -> Bitboard {
+        let Some(guess) = line.nodes.get(base + 1) else {
+            return Bitboard::EMPTY;
+        };
+        let Some((recorded, from)) = guess
+            .last_move
+            .filter(|m| guess.guessed && m.is_capture())
+            .and_then(|m| Some((m, m.from()?)))
+        else {
+            return Bitboard::EMPTY;
+        };
+        let held_since = line.nodes[base + 1..]
+            .iter()
+            .fold(Bitboard::EMPTY, |all, node| all | node.occupancy);
+        line.nodes[base]
+            .legal_moves()
+            .iter()
+            .map(|&(m, _)| m)
+            .filter(|&m| m != recorded && m.from() == Some(from) && !m.is_castle())
+            .map(|m| m.to())
+            .filter(|&square| {
+                !held_since.contains(square)
+                    && !self.sensed.contains(square)
+                    && !line.blind().contains(square)
+                    && self
+                        .evidence
+                        .stood_alone_and_left(square, guess.since, PASSING_MS)
+            })
+            .collect()
+    }
+
     /// Nothing explains the board, and no older move repaired does: the board may show a
     /// move or two played from a position two or three plies back, the moves read since
     /// having been a hand's passing (a knocked piece read as a capture, then set back). The
@@ -302,6 +363,8 @@ struct Repair {
     alternative: Move,
     /// The moves after the line's last that the board shows.
     onward: Vec<Move>,
+    /// Its landing read the piece (now, or standing there before it moved on): not unseen.
+    seen: bool,
 }
 
 /// The line's node `base`, then the repair's move and the moves played after the one it

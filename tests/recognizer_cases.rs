@@ -838,6 +838,21 @@ fn an_unseen_pawn_is_told_at_the_reply_and_proved_by_the_next_move_landing_where
 }
 
 #[test]
+fn an_unseen_pawn_is_proved_by_an_unseen_piece_of_the_same_player_moving_on() {
+    // 5. h4 unseen beside 5... Qf6 (two hands, as read), then 6. b4 from b3, where 3. b3
+    // stood unseen: a place on b4 and no lift. Its landing after the reply's proves h4;
+    // read as 3. b4 straightened, the game would lose 5... Qf6 and 6. b4.
+    let result = run("unseen-moved-on-beside-a-reply", None);
+    assert_eq!(
+        games(&result),
+        expected_games("unseen-moved-on-beside-a-reply")
+    );
+    assert_eq!(time_of(&result, "unseen h4"), Some(31_000));
+    assert_eq!(time_of(&result, "b3b4 11:b4"), Some(31_000));
+    assert!(trace(&result, "revise").is_empty());
+}
+
+#[test]
 fn a_game_that_went_on_over_an_unseen_pawn_is_caught_up_in_the_order_the_hands_played() {
     // 14... h6 unseen, then 15. Bh4 and 15... g5: once the board is still a second, the
     // lifts are told in turn (White lifted g5 after Black's hand was free again).

@@ -1489,11 +1489,18 @@ impl Recognizer {
 
     /// Since the last move the side to move has lifted two pieces and the other side one, as
     /// an unseen landing, its reply and the next move would: a cheap look before a search.
+    /// A piece of the side to move that the line cannot see (set down unseen before, or on
+    /// a dead sensor) moves on with no lift to show: a square filled that the position has
+    /// empty may be its landing, and counts as its lift.
     fn mover_lifted_twice_around_a_reply(&self) -> bool {
-        let current = self.lines[0].current();
+        let line = &self.lines[0];
+        let current = line.current();
         let lifted = self.evidence.departed_since(current.since);
         let position = &current.position;
-        (lifted & position.us()).count() >= 2 && !(lifted & position.them()).is_empty()
+        let blind_mover = !(line.blind() & position.us() & current.occupancy).is_empty()
+            && !self.view().extra(current.occupancy).is_empty();
+        (lifted & position.us()).count() + usize::from(blind_mover) >= 2
+            && !(lifted & position.them()).is_empty()
     }
 
     /// Over a board read as two hands at once (`rival`, that reading's cost): a story of the
@@ -1509,9 +1516,20 @@ impl Recognizer {
             .into_iter()
             .filter_map(|sq| self.evidence.last_arrival(sq, since))
             .max();
-        let left = next
-            .from()
-            .and_then(|from| self.evidence.last_departure(from, since));
+        // A next move whose piece left a square the line cannot see (one set down unseen
+        // earlier and now moved on, a dead sensor's) shows no lift: it left before it
+        // landed, and a landing after the reply's is the hand free again.
+        let left = next.from().and_then(|from| {
+            let seen_leaving = self.evidence.last_departure(from, since);
+            if seen_leaving.is_some() || !self.lines[0].blind().contains(from) {
+                return seen_leaving;
+            }
+            moves::footprint(*next)
+                .filled
+                .into_iter()
+                .filter_map(|sq| self.evidence.last_arrival(sq, since))
+                .max()
+        });
         // Every square a hand left is the story's, or has its piece back (straightened).
         let touched = e
             .moves

@@ -495,6 +495,35 @@ fn a_capture_of_a_piece_never_seen_does_not_outweigh_a_quiet_move_on_another_lin
     );
 }
 
+#[test]
+fn a_queen_unseen_where_a_piece_stood_before_is_not_a_dead_sensor_when_it_shows_and_moves_on() {
+    // 27... Qc1 let go off-centre, read as a capture no event shows, with lines beside it
+    // for a dead sensor (c5 stuck empty) and for the queen unseen. When it reads on c1 the
+    // c5 line follows the board (c5-c1), and when it goes on to c5 that is one move,
+    // 29... Qc5, not a queen on a stuck c5 straightened.
+    let name = "unseen-moved-on-after-straightened";
+    let result = run(
+        name,
+        Some("2r5/1p3pp1/p1bQpk1p/3pR2P/5PP1/1Pq5/P4P2/1B4K1 b - - 4 27"),
+    );
+    assert_eq!(games(&result), expected_games(name));
+    assert!(
+        trace(&result, "sensor").is_empty(),
+        "{:?}",
+        trace(&result, "sensor")
+    );
+}
+
+#[test]
+fn a_piece_unseen_does_not_move_on_by_line_noise() {
+    let name = "unseen-beside-a-ghost";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name));
+    let moves = trace(&result, "move");
+    assert!(moves.iter().all(|m| !m.contains("d4d5")), "{moves:?}");
+    assert!(trace(&result, "illegal").is_empty());
+}
+
 /// The recognizer after a log, fed by hand (for the user's commands in between).
 fn fed(name: &str) -> (Recognizer, Vec<boardsight::reading::TimedReading>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/logs/{name}.log"));

@@ -149,6 +149,38 @@ impl Evidence {
             .map(|e| e.stamp)
     }
 
+    /// Whether a place event set a piece down on `square` at `at` (the reading being read).
+    pub fn set_down_by_event(&self, square: Square, at: Stamp) -> bool {
+        self.entries
+            .iter()
+            .rev()
+            .take_while(|e| e.stamp >= at)
+            .any(|e| {
+                e.stamp == at
+                    && matches!(
+                        e.observation,
+                        Observation::Arrived { square: s, from_event: true } if s == square
+                    )
+            })
+    }
+
+    /// Whether the last piece to arrive on `square` at or after `since` was set down by a
+    /// place event (not only read in an occupancy, as line noise reads one).
+    pub fn last_arrival_by_event(&self, square: Square, since: Stamp) -> bool {
+        self.entries
+            .iter()
+            .rev()
+            .take_while(|e| e.stamp >= since)
+            .find_map(|e| match e.observation {
+                Observation::Arrived {
+                    square: s,
+                    from_event,
+                } if s == square => Some(from_event),
+                _ => None,
+            })
+            .unwrap_or(false)
+    }
+
     /// How many times a piece arrived on `square` at or after `since`.
     pub fn arrivals_since(&self, square: Square, since: Stamp) -> usize {
         self.entries

@@ -1038,6 +1038,7 @@ impl Recognizer {
                 // standing on another square of its reach, and moving on from there, was
                 // that piece set down there unseen; what it did from there is read now.
                 if !self.repair_guess_seen_moving_on(stamp) {
+                    self.follow_the_board_behind(&found, stamp);
                     self.settle_guessed_capture();
                     if let Some(castle) = self.castled_in_place() {
                         self.split_on_castle_in_place(castle, stamp);
@@ -1089,10 +1090,19 @@ impl Recognizer {
                         .iter()
                         .all(|(_, e)| (event_board && e.unproven > 0) || e.out_of_order > 0);
                 if let Some(rival) = cheapest.filter(|_| doubtful_taken) {
-                    let mut dead = self.dead_sensor_stories();
-                    dead.retain(|(i, e)| e.cost < rival && self.let_go_before_the_next(*i, e));
-                    if !dead.is_empty() {
-                        found.extend(dead);
+                    let mut blind = self.dead_sensor_stories();
+                    // A capture no event shows, on a board with events: the piece may as well
+                    // have come down off-centre, on any empty square of its reach, one that
+                    // has read before too (where no dead sensor can hide: a queen set down
+                    // unseen on c1, a square its bishop left, is no stuck c5). Those stories
+                    // become lines too, behind the dead sensors' (the same square kept
+                    // once, as a dead sensor that turns out unseen when it reads).
+                    if event_board && found.iter().all(|(_, e)| e.unproven > 0) {
+                        blind.extend(self.unseen_piece_stories(None));
+                    }
+                    blind.retain(|(i, e)| e.cost < rival && self.let_go_before_the_next(*i, e));
+                    if !blind.is_empty() {
+                        found.extend(blind);
                         self.advance(found, stamp);
                         return;
                     }
@@ -1463,6 +1473,52 @@ impl Recognizer {
         found.retain(|(_, e)| e.cost == min);
         self.advance(found, stamp);
         true
+    }
+
+    /// The board matches some lines as they stand (`matching`), and a piece was just set
+    /// down, by an event, where a line behind them has none: that line reads the board
+    /// only with a move of its own, a piece it cannot see (a dead sensor's, an unseen one)
+    /// carried there. It plays that move where it stands, instead of skipping the reading:
+    /// a line that had a queen on a dead c5, when the queen unseen on c1 reads there, plays
+    /// c5-c1, and is not read as a c5 straightened when that queen moves on to c5 (a lift
+    /// and a place the c5 story never had). Not on the first line, not without an event
+    /// (line noise flips a square for one reading), and only a single whole move.
+    fn follow_the_board_behind(&mut self, matching: &[(usize, Explanation)], stamp: Stamp) {
+        if self.expected.is_some()
+            || !self.evidence.is_event_board()
+            || matching.len() >= self.lines.len()
+        {
+            return;
+        }
+        let ctx = SearchContext {
+            doubted: true,
+            ..self.search_context()
+        };
+        let plays: Vec<(usize, Move)> = (1..self.lines.len())
+            .filter(|&i| matching.iter().all(|(j, _)| *j != i))
+            .filter_map(|i| {
+                let stories = explain(&self.lines[i], &ctx);
+                let [story] = stories.as_slice() else {
+                    return None;
+                };
+                let &[m] = story.moves.as_slice() else {
+                    return None;
+                };
+                let whole = story.undo == 0
+                    && story.cost <= PLY
+                    && story.unproven == 0
+                    && story.out_of_order == 0;
+                (whole && self.evidence.set_down_by_event(m.to(), stamp)).then_some((i, m))
+            })
+            .collect();
+        if plays.is_empty() {
+            return;
+        }
+        for (i, m) in plays {
+            self.lines[i].apply(0, &[m], stamp);
+        }
+        self.dedupe_lines();
+        self.report_moves();
     }
 
     /// Whether each move the story sets down on a square it newly cannot see was let go

@@ -296,6 +296,15 @@ impl Search<'_, '_> {
                     out_of_order += 1;
                 }
                 previous_departure = departure;
+            } else if evidence.is_event_board()
+                && m.from().is_some_and(|from| !self.ctx.live.contains(from))
+                && (print.filled & self.ctx.live & self.filled)
+                    .into_iter()
+                    .any(|square| !evidence.last_arrival_by_event(square, self.since))
+            {
+                // A piece moving on from a square the line cannot see shows no lift: on a
+                // board with events, only its place event tells it from line noise.
+                return;
             } else if let Some(previous) = previous_departure {
                 // A piece leaving a square no sensor watches left before it landed: a
                 // landing seen before the previous move's piece left is out of order too.

@@ -524,6 +524,14 @@ fn a_piece_unseen_does_not_move_on_by_line_noise() {
     assert!(trace(&result, "illegal").is_empty());
 }
 
+#[test]
+fn a_second_piece_set_down_unseen_where_one_stood_unread_is_a_dead_sensor() {
+    let name = "dead-under-two-unseen-landings";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name));
+    assert_eq!(trace(&result, "sensor"), vec!["sensor f6 stuck-empty"]);
+}
+
 /// The recognizer after a log, fed by hand (for the user's commands in between).
 fn fed(name: &str) -> (Recognizer, Vec<boardsight::reading::TimedReading>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/logs/{name}.log"));

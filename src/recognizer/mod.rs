@@ -1783,8 +1783,9 @@ impl Recognizer {
             .into_iter()
             .map(|(i, e)| {
                 let mut advanced = self.lines[i].clone();
-                advanced.dead |= e.newly_dead;
-                advanced.unseen |= e.newly_unseen;
+                let stood_on = self.never_read_under_a_piece(&advanced, e.undo, e.newly_unseen);
+                advanced.dead |= e.newly_dead | stood_on;
+                advanced.unseen |= e.newly_unseen & !stood_on;
                 advanced.apply(e.undo, &e.moves, stamp);
                 (advanced.current().plausibility, advanced)
             })
@@ -1805,6 +1806,21 @@ impl Recognizer {
         self.set_status(BoardStatus::Settled);
         self.report_moves();
         self.forget_old_evidence();
+    }
+
+    /// Of `squares`, those whose sensor has never changed though the line, before its last
+    /// `undo` plies, had a piece standing there: a second piece set down there unseen is
+    /// a sensor stuck empty, not another piece off-centre.
+    fn never_read_under_a_piece(&self, line: &Line, undo: usize, squares: Bitboard) -> Bitboard {
+        let candidates = squares & self.steady;
+        if candidates.is_empty() {
+            return Bitboard::EMPTY;
+        }
+        let kept = line.nodes.len().saturating_sub(undo);
+        line.nodes[..kept]
+            .iter()
+            .fold(Bitboard::EMPTY, |stood, node| stood | node.occupancy)
+            & candidates
     }
 
     /// Lines that reach the same position (transposed move orders too) have the same future,

@@ -532,6 +532,11 @@ fn a_second_piece_set_down_unseen_where_one_stood_unread_is_a_dead_sensor() {
     assert_eq!(trace(&result, "sensor"), vec!["sensor f6 stuck-empty"]);
 }
 
+#[test]
+fn moves_onto_a_dead_sensor_as_the_session_ends_are_not_lost() {
+    reads_as_expected("dead-landings-at-the-end");
+}
+
 /// The recognizer after a log, fed by hand (for the user's commands in between).
 fn fed(name: &str) -> (Recognizer, Vec<boardsight::reading::TimedReading>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/logs/{name}.log"));

@@ -637,6 +637,11 @@ impl Recognizer {
                 self.advance(found, stamp);
             } else if let Some(only) = self.only_move_of_the_piece_in_the_air() {
                 self.advance(vec![(0, only)], stamp);
+            } else {
+                // Pieces gone and none placed: they may have come down where a sensor is
+                // dead, the last of them too.
+                let dead = self.dead_sensor_stories(true);
+                self.advance_cheapest(dead, stamp);
             }
         }
         self.lines.truncate(1);
@@ -1090,7 +1095,7 @@ impl Recognizer {
                         .iter()
                         .all(|(_, e)| (event_board && e.unproven > 0) || e.out_of_order > 0);
                 if let Some(rival) = cheapest.filter(|_| doubtful_taken) {
-                    let mut blind = self.dead_sensor_stories();
+                    let mut blind = self.dead_sensor_stories(false);
                     // A capture no event shows, on a board with events: the piece may as well
                     // have come down off-centre, on any empty square of its reach, one that
                     // has read before too (where no dead sensor can hide: a queen set down
@@ -1260,14 +1265,16 @@ impl Recognizer {
     /// read may be either, and later readings tell them apart (a sensor taken for dead that
     /// changes was not; a piece taken as unseen must be where the next moves need it).
     fn explain_with_dead_sensor_or_unseen_piece(&mut self, stamp: Stamp) -> bool {
-        let mut found = self.dead_sensor_stories();
+        let mut found = self.dead_sensor_stories(false);
         found.extend(self.unseen_piece_stories(None));
         self.advance_cheapest(found, stamp)
     }
 
     /// Perhaps a sensor that has never changed is dead, and a move landed on it or left it
     /// unseen: stories for the squares the legal moves could have used that way.
-    fn dead_sensor_stories(&self) -> Vec<(usize, Explanation)> {
+    /// At the end of a session (`accept_unproven_last`), the last move may land on it too:
+    /// no later reading can tell it from a piece still in the hand.
+    fn dead_sensor_stories(&self, accept_unproven_last: bool) -> Vec<(usize, Explanation)> {
         // One broken sensor is a fault; a second one found the same way is a misreading.
         // Nor is a sensor blamed while line noise (a wild frame) is part of the picture.
         let wild = self.wild_at.is_some_and(|w| w > self.settled_at);
@@ -1292,7 +1299,7 @@ impl Recognizer {
             }
         }
         suspects &= self.steady & !self.dead();
-        self.blind_square_stories(suspects, &[], Blind::Dead, None)
+        self.blind_square_stories(suspects, &[], Blind::Dead, None, accept_unproven_last)
     }
 
     /// Perhaps a piece was set down off-centre, where its sensor does not see it, and the
@@ -1354,7 +1361,7 @@ impl Recognizer {
         } else {
             Vec::new()
         };
-        self.blind_square_stories(suspects, &paired, Blind::Unseen, rival)
+        self.blind_square_stories(suspects, &paired, Blind::Unseen, rival, false)
     }
 
     /// A piece let go after a still second (`released`), its square still empty, and the
@@ -1385,7 +1392,7 @@ impl Recognizer {
         if suspects.count() > 1 && !nothing_else {
             return Vec::new();
         }
-        let mut stories = self.blind_square_stories(suspects, &[], Blind::Unseen, None);
+        let mut stories = self.blind_square_stories(suspects, &[], Blind::Unseen, None, false);
         stories.retain(|(_, e)| {
             e.undo == 0
                 && e.moves.len() >= 2
@@ -1407,6 +1414,7 @@ impl Recognizer {
         paired: &[Bitboard],
         blind: Blind,
         rival: Option<u32>,
+        accept_unproven_last: bool,
     ) -> Vec<(usize, Explanation)> {
         let mut found: Vec<(usize, Explanation)> = Vec::new();
         // Over two hands, the next move's piece may have landed where the unseen one left.
@@ -1426,8 +1434,12 @@ impl Recognizer {
             }
             // Over two hands, a search of its own on a board already read otherwise: on the
             // likeliest line only.
-            let mut stories =
-                self.explanations_moving_from(!blinded, false, refilled, rival.is_some());
+            let mut stories = self.explanations_moving_from(
+                !blinded,
+                accept_unproven_last,
+                refilled,
+                rival.is_some(),
+            );
             stories.retain(|(_, e)| {
                 let landed = |m: &Move| moves::footprint(*m).landing() & blinded;
                 // An unseen piece must have landed on each square in the story; two, in its

@@ -537,6 +537,16 @@ fn moves_onto_a_dead_sensor_as_the_session_ends_are_not_lost() {
     reads_as_expected("dead-landings-at-the-end");
 }
 
+#[test]
+fn a_knight_read_on_its_landing_a_poll_before_it_left_did_not_land_there() {
+    reads_as_expected("unseen-captured-after-straightened");
+}
+
+#[test]
+fn an_unseen_story_takes_no_piece_whose_square_no_hand_touched() {
+    reads_as_expected("unseen-two-before-a-reply");
+}
+
 /// The recognizer after a log, fed by hand (for the user's commands in between).
 fn fed(name: &str) -> (Recognizer, Vec<boardsight::reading::TimedReading>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/logs/{name}.log"));

@@ -10,8 +10,12 @@ use shakmaty::{Bitboard, Chess, Move, Position, Role};
 
 use super::evidence::{Evidence, STRADDLE_MS, Stamp};
 use super::line::Line;
-use super::moves::{footprint, occupancy_after, promotion_role, slide_way, touched_squares};
-use super::search::{IN_PROGRESS, PLY, REVISION_COST, UNSEEN_LANDING, in_progress_cost};
+use super::moves::{
+    footprint, may_straddle, occupancy_after, promotion_role, slide_way, touched_squares,
+};
+use super::search::{
+    IN_PROGRESS, PLY, POLL_SKEW_MS, REVISION_COST, UNSEEN_LANDING, in_progress_cost,
+};
 use super::{MAX_LINES, Recognizer};
 
 /// The most plies a catch-up story tells.
@@ -369,13 +373,19 @@ impl Walk<'_> {
         }
         let mut landed = None;
         let mut unseen = Bitboard::EMPTY;
+        // Only a piece slid next to its square reads there before a poll finds it gone.
+        let skew = if may_straddle(m) {
+            self.skew
+        } else {
+            self.skew.min(POLL_SKEW_MS)
+        };
         for square in print.filled & !occupancy {
             if !self.live.contains(square) {
                 continue;
             }
             if self.sensed.contains(square) {
                 let arrival = self.evidence.last_arrival(square, self.since)?;
-                if arrival.t + STRADDLE_MS + self.skew < departed.t {
+                if arrival.t + STRADDLE_MS + skew < departed.t {
                     return None;
                 }
                 landed = landed.max(Some(arrival));

@@ -1440,7 +1440,7 @@ impl Recognizer {
                 refilled,
                 rival.is_some(),
             );
-            stories.retain(|(_, e)| {
+            stories.retain(|(i, e)| {
                 let landed = |m: &Move| moves::footprint(*m).landing() & blinded;
                 // An unseen piece must have landed on each square in the story; two, in its
                 // first two moves, the first proven by its side's next move.
@@ -1454,6 +1454,7 @@ impl Recognizer {
                     && e.out_of_order == 0
                     && e.cost > 0
                     && (blind == Blind::Dead || lands_there())
+                    && !self.takes_an_untouched_piece(*i, e, blinded)
                     && rival.is_none_or(|rival| {
                         blinded
                             .single_square()
@@ -1475,6 +1476,27 @@ impl Recognizer {
             }));
         }
         found
+    }
+
+    /// Whether the story takes a piece on a square the line sees that no hand has touched
+    /// since the position before the one it starts from. On a board with events a capture
+    /// shows on its victim's square however fast the hand: a story of a piece set down
+    /// unseen that needs such a capture is none (23... fxe4 with e4 unseen, then 24. Nxd6
+    /// with nothing read on d6, for the knight set down unseen on c3: only a second unseen
+    /// square, or the knight straightened there, tells that game).
+    fn takes_an_untouched_piece(&self, line: usize, e: &Explanation, blinded: Bitboard) -> bool {
+        if !self.evidence.is_event_board() {
+            return false;
+        }
+        let line = &self.lines[line];
+        let since = line.nodes[line.ply_count().saturating_sub(e.undo.max(1))].since;
+        let touched = self.evidence.departed_since(since) | self.evidence.disturbed_since(since);
+        let seen = self.view().live & !line.blind() & !blinded;
+        e.moves.iter().any(|&m| {
+            moves::footprint(m)
+                .victim
+                .is_some_and(|victim| seen.contains(victim) && !touched.contains(victim))
+        })
     }
 
     /// Advances on the cheapest of `found`; false if there is none.

@@ -95,6 +95,20 @@ pub fn occupancy_after(occupancy: Bitboard, m: Move) -> Bitboard {
     (occupancy & !f.vacated) | f.filled
 }
 
+/// Whether the move's piece can read on its origin and where it lands at once: a piece
+/// slid to a square next to its own straddles both for a moment (a castling's two pieces
+/// are told apart by their own lifts). A knight is lifted, and a piece going further
+/// reaches its landing only after it left its square.
+pub fn may_straddle(m: Move) -> bool {
+    match m {
+        Move::Normal { role, from, to, .. } => {
+            role != Role::Knight && shakmaty::attacks::king_attacks(from).contains(to)
+        }
+        Move::EnPassant { .. } | Move::Castle { .. } => true,
+        Move::Put { .. } => false,
+    }
+}
+
 /// The squares whose change is what the player's hand does for this move.
 pub fn touched_squares(m: Move) -> Bitboard {
     let f = footprint(m);

@@ -8,6 +8,7 @@
 use shakmaty::{Bitboard, Move, Position, Role, Square};
 
 use super::line::Line;
+use super::moves::touched_squares;
 use super::search::{IN_PROGRESS, PLY, explain, in_progress_cost};
 use super::{Recognizer, Stamp};
 use crate::reading::Millis;
@@ -92,12 +93,17 @@ impl Recognizer {
     /// piece came to rest on another square of its reach, unseen there unless it reads
     /// occupied now, with the later moves played as they were. A repaired line must explain
     /// the board (a ply or two on, or a move under way), and the game must prove the unseen
-    /// piece: its side has moved again since, or its square now reads it.
+    /// piece: its side has moved again since, or its square now reads it. A move however
+    /// old whose piece the line still has unseen where it was read landing, never read
+    /// there since, is tried too when the board shows a move that piece alone forbids: the
+    /// later moves are then played as the hands made them, a quiet move onto its true
+    /// square becoming its capture (5. e3 unseen was 5. e4, taken by 6... Nxe4, not
+    /// 6... Ne4, when a bishop goes f2-c5 over e3 ninety plies on).
     pub(super) fn repair_with_unseen_landing(&mut self, stamp: Stamp) -> bool {
         let line = &self.lines[0];
         let n = line.ply_count();
         let played = line.moves();
-        let deepest = DEEPEST_SEEN.min(n.saturating_sub(line.pinned));
+        let deepest = n.saturating_sub(line.pinned);
         // A piece straightened reads from then on; noise and passing hands do not last.
         // Not a piece set down for a while by the hand now moving: one lifted since the last
         // move and still in the air may have been put there on its way.
@@ -132,6 +138,17 @@ impl Recognizer {
             // Unseen, its piece was read where it passed: a square empty since before the
             // last move (a piece knocked over by the hand now moving is not this).
             let passed = recorded.to();
+            // The line still has its piece there unseen, never read and never moved on.
+            let still_unseen = line.unseen.contains(passed)
+                && !recorded.is_castle()
+                && played[base + 1..]
+                    .iter()
+                    .all(|&m| !touched_squares(m).contains(passed));
+            let recent = back <= DEEPEST_SEEN;
+            if !recent && !still_unseen {
+                continue;
+            }
+            let appeared = if recent { appeared } else { Bitboard::EMPTY };
             let left_long_ago = back <= DEEPEST
                 && self
                     .view()
@@ -144,7 +161,8 @@ impl Recognizer {
             // A capture guessed from a still board (only the capturer's lift was seen) may
             // have been the piece set down unseen: the victim shows when it moves, its
             // square emptying under the capturer the line has there.
-            let guessed_capture = recorded.is_capture()
+            let guessed_capture = recent
+                && recorded.is_capture()
                 && line.nodes[base + 1].guessed
                 && self
                     .view()
@@ -153,27 +171,36 @@ impl Recognizer {
             let landed_unseen = left_long_ago || guessed_capture;
             // Or the guessed capturer was seen since on another square of its reach, then
             // moved on from there.
-            let seen_moving_on = self.seen_moving_on(line, base);
-            if !landed_unseen && appeared.is_empty() && seen_moving_on.is_empty() {
+            let seen_moving_on = if recent {
+                self.seen_moving_on(line, base)
+            } else {
+                Bitboard::EMPTY
+            };
+            if !landed_unseen && appeared.is_empty() && seen_moving_on.is_empty() && !still_unseen {
                 continue;
             }
             for &(alternative, _) in line.nodes[base].legal_moves() {
                 let landing = alternative.to();
                 let seen_now = appeared.contains(landing);
                 let seen_then = seen_moving_on.contains(landing);
+                let empty_now = !self.sensed.contains(landing);
                 if alternative == recorded
                     || alternative.from() != Some(from)
                     || alternative.is_castle()
                     || line.blind().contains(landing)
-                    || !(seen_now || seen_then || (landed_unseen && !self.sensed.contains(landing)))
+                    || !(seen_now || seen_then || ((landed_unseen || still_unseen) && empty_now))
                 {
                     continue;
                 }
+                // Only for the unseen piece the line still has: the board must show a move
+                // the line as it stands cannot make, and the later moves follow the hands.
+                let for_unseen = !(seen_now || seen_then || (landed_unseen && empty_now));
                 let repair = Repair {
                     back,
                     alternative,
                     onward: Vec::new(),
                     seen: seen_now || seen_then,
+                    adapted: for_unseen,
                 };
                 // Only the repaired part: the search goes forward from its end.
                 let Some(mut tail) = replayed(line, base, &repair, &played[base + 1..]) else {
@@ -191,7 +218,7 @@ impl Recognizer {
                 let proven = seen_now || back >= 3;
                 let cost = REPAIR + PLY * back as u32;
                 if apart.is_empty() {
-                    if proven {
+                    if proven && !for_unseen {
                         found.push((cost, repair));
                     }
                     continue;
@@ -203,7 +230,15 @@ impl Recognizer {
                     // (a piece seen standing there and leaving was seen moving on).
                     let moves_unseen =
                         !seen_then && onward.moves.iter().any(|m| m.from() == Some(landing));
-                    if !moves_unseen && onward.moves.len() <= 2 && onward.unproven == 0 {
+                    let forbidden = onward
+                        .moves
+                        .first()
+                        .is_some_and(|&m| !line.current().position.is_legal(m));
+                    if !moves_unseen
+                        && (forbidden || !for_unseen)
+                        && onward.moves.len() <= 2
+                        && onward.unproven == 0
+                    {
                         explained = true;
                         let onward_cost = onward.cost;
                         let repair = Repair {
@@ -217,6 +252,7 @@ impl Recognizer {
                 // seen moving on: the board must show where it went.)
                 let under_way = !explained
                     && !repair.seen
+                    && !for_unseen
                     && (proven || back % 2 == 0)
                     && in_progress_cost(&tail, self.view(), &self.evidence, self.settled_at)
                         == Some(IN_PROGRESS);
@@ -365,6 +401,9 @@ struct Repair {
     onward: Vec<Move>,
     /// Its landing read the piece (now, or standing there before it moved on): not unseen.
     seen: bool,
+    /// A later move that is no longer legal as read is played as the hands made it: the
+    /// same piece from the same square to the same one, now a capture or no longer one.
+    adapted: bool,
 }
 
 /// The line's node `base`, then the repair's move and the moves played after the one it
@@ -381,11 +420,25 @@ fn replayed(line: &Line, base: usize, repair: &Repair, later: &[Move]) -> Option
         .chain(later)
         .enumerate()
     {
-        if !tail.current().position.is_legal(m) {
+        let m = if tail.current().position.is_legal(m) {
+            m
+        } else if repair.adapted && offset > 0 {
+            tail.current()
+                .legal_moves()
+                .iter()
+                .map(|&(made, _)| made)
+                .find(|made| {
+                    made.from() == m.from()
+                        && made.to() == m.to()
+                        && made.promotion() == m.promotion()
+                })?
+        } else {
             return None;
-        }
+        };
         tail.play(m, line.nodes[base + 1 + offset].since);
     }
+    // The square the piece was read landing on, if it no longer stands there, reads again.
+    tail.unseen &= tail.current().occupancy;
     Some(tail)
 }
 

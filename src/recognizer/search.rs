@@ -10,9 +10,9 @@ use super::evidence::{Evidence, STRADDLE_MS, Stamp};
 /// poll (a Centaur is polled every 75 ms; a change just before a poll and one just after it
 /// are a poll apart), with room for a late poll. A board polled more slowly is allowed its
 /// interval (`Evidence::poll_skew`).
-const POLL_SKEW_MS: crate::reading::Millis = 100;
+pub const POLL_SKEW_MS: crate::reading::Millis = 100;
 use super::line::{Line, Node};
-use super::moves::{footprint, promotion_role, slide_way, touched_squares};
+use super::moves::{footprint, may_straddle, promotion_role, slide_way, touched_squares};
 
 /// Costs, in tenths of a ply: shorter stories win, proven captures beat unproven ones.
 pub const PLY: u32 = 10;
@@ -310,7 +310,7 @@ impl Search<'_, '_> {
                 // landing seen before the previous move's piece left is out of order too.
                 if self
                     .landed(m)
-                    .is_some_and(|landed| !self.may_land_after(landed, previous))
+                    .is_some_and(|landed| !self.may_land_after(landed, previous, true))
                 {
                     out_of_order += 1;
                 }
@@ -422,7 +422,7 @@ impl Search<'_, '_> {
             .filter_map(|sq| evidence.last_departure(sq, self.since))
             .min();
         match (left, self.landed(m)) {
-            (Some(left), Some(landed)) => self.may_land_after(landed, left),
+            (Some(left), Some(landed)) => self.may_land_after(landed, left, may_straddle(m)),
             _ => true,
         }
     }
@@ -438,9 +438,17 @@ impl Search<'_, '_> {
     /// Whether a landing seen at `landed` may have come after a departure seen at `left`.
     /// By time, not by order: a poll's occupancy may reveal a lift whose event was lost.
     /// A slid piece may read on its new square a moment before its old one empties, and
-    /// a polled board stamps each change with its poll: the two may be a poll apart.
-    fn may_land_after(&self, landed: Stamp, left: Stamp) -> bool {
-        let skew = POLL_SKEW_MS.max(self.ctx.evidence.poll_skew());
+    /// a polled board stamps each change with its poll: the two may be a poll apart. Only
+    /// a piece that can `straddle` both squares (slid to the square next to its own) reads
+    /// there first: a knight, or a piece going further, is seen landing a whole poll before
+    /// it left only when another hand put a piece there (one set down unseen, straightened
+    /// just before it is taken: 6... Nxe4, not Ne4 with the pawn on e3).
+    fn may_land_after(&self, landed: Stamp, left: Stamp, straddle: bool) -> bool {
+        let skew = if straddle {
+            POLL_SKEW_MS.max(self.ctx.evidence.poll_skew())
+        } else {
+            POLL_SKEW_MS
+        };
         landed.t + STRADDLE_MS + skew >= left.t
     }
 }

@@ -856,6 +856,14 @@ fn a_piece_set_down_beside_its_square_and_nudged_onto_it_is_that_move() {
 }
 
 #[test]
+fn a_piece_nudged_over_a_square_a_slider_would_pass_is_revised_once_the_board_is_still() {
+    // 3... Ne2 set down on f3 and nudged onto e2 in one poll: the queen on d1 could be
+    // sliding over e2 to take on f3, but no slide straddles two squares for a second.
+    let result = expect_game_without_alarm("nudge-beside-a-slider");
+    assert_eq!(decided_at(&result, "6:Ne2"), Some(14_750));
+}
+
+#[test]
 fn a_piece_knocked_over_and_set_back_after_the_move_is_no_move() {
     let result = run("knock", None);
     assert_eq!(games(&result), expected_games("knock"));

@@ -430,6 +430,13 @@ impl Recognizer {
         let stamp = self
             .evidence
             .stamp(still_since.saturating_add(self.config.still_ms));
+        // Read as a piece slid over the square beside its own, which no slide holds for a
+        // second: a story dearer than that, and cheaper than any move still under way, is
+        // what happened (a rook set down on d3 and nudged onto e2 at once, read as the queen
+        // on f1 sliding over e2 to take it, is the last move revised onto e2).
+        if self.decide_when_still(stamp, Self::story_over_a_still_straddle) {
+            return std::mem::take(&mut self.events);
+        }
         // A piece that appeared long after the last move, and stays: one set down unseen
         // earlier, now straightened (a knight taken for a capture it never made). Not if
         // a piece left a square the line has empty: one unseen there moved on to it.
@@ -507,6 +514,48 @@ impl Recognizer {
                 .map(|square| (square, current.since));
         }
         std::mem::take(&mut self.events)
+    }
+
+    /// The board, still for a second, was waited on as a piece straddling its square and
+    /// the next on its way: no slide stands still, so a sound story of it (every capture
+    /// proven, in the order the hands played, no sensor blamed) that only that reading
+    /// beat, and that beats every move still under way, is taken. True if it decided.
+    fn story_over_a_still_straddle(&mut self, stamp: Stamp) -> bool {
+        let waiting = |still: bool| {
+            self.lines
+                .iter()
+                .filter_map(|line| {
+                    search::in_progress_cost_when(
+                        line,
+                        self.view(),
+                        &self.evidence,
+                        self.settled_at,
+                        still,
+                    )
+                })
+                .min()
+        };
+        let (Some(moving), standing) = (waiting(false), waiting(true)) else {
+            return false;
+        };
+        if standing == Some(moving) {
+            return false;
+        }
+        let found = self.explanations(false);
+        let Some(cost) = found.first().map(|(_, e)| e.cost) else {
+            return false;
+        };
+        let sound = found.iter().all(|(_, e)| {
+            e.unproven == 0
+                && e.out_of_order == 0
+                && e.newly_dead.is_empty()
+                && e.newly_unseen.is_empty()
+        });
+        if !sound || cost == 0 || cost < moving || standing.is_some_and(|w| w <= cost) {
+            return false;
+        }
+        self.advance(found, stamp);
+        true
     }
 
     /// A capture guessed from a still board is settled by a later proof of one of the

@@ -494,6 +494,19 @@ pub fn in_progress_cost(
     evidence: &Evidence,
     settled_at: Stamp,
 ) -> Option<u32> {
+    in_progress_cost_when(line, sensed, evidence, settled_at, false)
+}
+
+/// The same, on a board that has stood `still` for a second: a slid piece reads on its
+/// square and the next one at once only for a moment, so a piece on a square its sensor
+/// sees, with another beside it on its way, is no slide under way then.
+pub fn in_progress_cost_when(
+    line: &Line,
+    sensed: Sensed,
+    evidence: &Evidence,
+    settled_at: Stamp,
+    still: bool,
+) -> Option<u32> {
     let sensed = Sensed {
         live: sensed.live & !line.blind(),
         ..sensed
@@ -506,7 +519,7 @@ pub fn in_progress_cost(
     let extra = sensed.extra(current.occupancy);
     // One piece in the hand: lifted to move, to capture with, or to adjust.
     let one_in_hand = extra.is_empty() && missing.count() <= 1 && (disturbed & !missing).is_empty();
-    if one_in_hand || part_of_a_move(current, sensed, disturbed, 0) {
+    if one_in_hand || part_of_a_move(current, sensed, disturbed, 0, still) {
         return Some(IN_PROGRESS);
     }
     // Cheapest first: the last move being corrected: its piece is picked up again and moved on.
@@ -514,7 +527,7 @@ pub fn in_progress_cost(
         let previous = &line.nodes[line.ply_count() - 1];
         let disturbed =
             evidence.disturbed_since(previous.since.max(settled_at)) & previous.occupancy;
-        if part_of_a_move(previous, sensed, disturbed, 0) {
+        if part_of_a_move(previous, sensed, disturbed, 0, still) {
             return Some(IN_PROGRESS + REVISION);
         }
     }
@@ -528,7 +541,7 @@ pub fn in_progress_cost(
     let touched = missing | disturbed;
     let two_in_hand =
         extra.is_empty() && (touched & !theirs).count() <= 1 && (touched & theirs).count() <= 1;
-    if two_in_hand || part_of_a_move(current, sensed, disturbed, 1) {
+    if two_in_hand || part_of_a_move(current, sensed, disturbed, 1, still) {
         return Some(IN_PROGRESS + SECOND_HAND);
     }
     // The same, with the other player's hand on one of their pieces.
@@ -555,14 +568,22 @@ pub fn in_progress_cost(
                 sensed,
                 disturbed_elsewhere,
                 0,
+                still,
             )
         });
     unseen_landing_then_reply.then_some(PLY + UNPROVEN_CAPTURE + IN_PROGRESS)
 }
 
 /// Whether the board shows a move of `node` under way, with at most `spare` squares lifted
-/// or touched by another hand.
-fn part_of_a_move(node: &Node, sensed: Sensed, disturbed: Bitboard, spare: usize) -> bool {
+/// or touched by another hand; on a board `still` for a second, no piece straddling its
+/// square and the next.
+fn part_of_a_move(
+    node: &Node,
+    sensed: Sensed,
+    disturbed: Bitboard,
+    spare: usize,
+    still: bool,
+) -> bool {
     let missing = sensed.missing(node.occupancy);
     let extra = sensed.extra(node.occupancy);
     node.legal_moves().iter().any(|&(m, _)| {
@@ -586,9 +607,12 @@ fn part_of_a_move(node: &Node, sensed: Sensed, disturbed: Bitboard, spare: usize
         let next_to_origin = origin
             .into_iter()
             .fold(Bitboard::EMPTY, |near, sq| near | king_attacks(sq));
-        let sliding = passing.is_empty()
-            || !(origin & missing).is_empty()
-            || (passing & !(way.passed & next_to_origin)).is_empty();
+        // A piece still on a square its sensor sees, and on the next: a moment of a slide,
+        // never a second's (a rook set down on d3 and nudged onto e2 is not the queen on f1
+        // sliding over e2 to take it).
+        let straddling = (passing & !(way.passed & next_to_origin)).is_empty()
+            && !(still && (origin & !sensed.live).is_empty());
+        let sliding = passing.is_empty() || !(origin & missing).is_empty() || straddling;
         picked_up
             && sliding
             && (stray.is_empty() || second_hand)

@@ -459,6 +459,20 @@ fn a_catch_up_is_not_lost_to_unseen_landings_no_later_lift_proves() {
 }
 
 #[test]
+fn a_catch_up_is_not_spoiled_by_a_piece_touched_and_set_back() {
+    // 7. Qc2 unseen after h2 was lifted and set back; 7... c5, 8. dxc5 set down unseen on
+    // c5, 8... Nxc5: the touched h2 is no move of the story.
+    reads_as_expected("unseen-caught-up-past-a-touch");
+}
+
+#[test]
+fn a_catch_up_tells_a_castling_whose_rook_came_down_before_its_king_was_lifted() {
+    // 8... b5 and 9. h4 unseen, 9... h5, 10. O-O-O rook first: the castling is part of the
+    // story, and the lines for b6/b5 and h3/h4 stay until 11. cxb5 and 13. Rh3 tell them.
+    reads_as_expected("unseen-caught-up-over-a-castling-rook-first");
+}
+
+#[test]
 fn a_pawn_unseen_that_moves_on_unseen_again_is_told_by_the_move_it_allows() {
     reads_as_expected("unseen-moved-on-unseen");
 }

@@ -174,22 +174,26 @@ impl Recognizer {
         told
     }
 
-    /// Whether every square a hand left since is the story's, or holds a piece of the move
-    /// under way, lifted after the story's last move began.
+    /// Whether every square a hand left since is the story's, holds a piece of the move
+    /// under way, lifted after the story's last move began, or has its piece back: one only
+    /// touched or straightened (a pawn lifted and set back before the queen beside it moved)
+    /// is no move of the story, and does not spoil it.
     fn all_lifts_told(&self, story: &Story, caught_up: &Line, departed: Bitboard) -> bool {
         let told = story
             .steps
             .iter()
             .fold(Bitboard::EMPTY, |all, step| all | touched_squares(step.m));
         let in_the_air = self.view().missing(caught_up.current().occupancy);
+        let set_back = self.sensed & caught_up.current().occupancy;
         let last_began = story.steps.last().map(|step| step.departed);
         let since = caught_up.nodes[0].since;
         (departed & !told).into_iter().all(|square| {
-            in_the_air.contains(square)
-                && self
-                    .evidence
-                    .last_departure(square, since)
-                    .is_some_and(|left| Some(left) > last_began)
+            set_back.contains(square)
+                || (in_the_air.contains(square)
+                    && self
+                        .evidence
+                        .last_departure(square, since)
+                        .is_some_and(|left| Some(left) > last_began))
         })
     }
 
@@ -346,7 +350,8 @@ impl Walk<'_> {
 
     /// Where the move's piece came down: on squares that filled after it left (a capture
     /// proven on its victim's square), or unseen on an empty one. The time it was seen
-    /// there, `None` if unseen, and the squares it holds unseen.
+    /// there (its first arrival since it left: a later one is another piece's, a capturer
+    /// taking it), `None` if unseen, and the squares it holds unseen.
     fn landing(
         &self,
         m: Move,
@@ -371,23 +376,34 @@ impl Walk<'_> {
                     .capture_proof(from, victim, way.passed | way.brushed, self.since)?;
             return Some((Some(proof), Bitboard::EMPTY));
         }
-        let mut landed = None;
-        let mut unseen = Bitboard::EMPTY;
+        // Each piece lands after it left (a slid one may reach its square a moment before):
+        // a castling's rook may come down before its king is lifted, so from the first of
+        // the two to leave.
+        let left = if m.is_castle() {
+            print
+                .vacated
+                .into_iter()
+                .filter_map(|square| self.evidence.last_departure(square, self.since))
+                .min()
+                .unwrap_or(departed)
+        } else {
+            departed
+        };
         // Only a piece slid next to its square reads there before a poll finds it gone.
         let skew = if may_straddle(m) {
             self.skew
         } else {
             self.skew.min(POLL_SKEW_MS)
         };
+        let earliest = left.t.saturating_sub(STRADDLE_MS + skew);
+        let mut landed = None;
+        let mut unseen = Bitboard::EMPTY;
         for square in print.filled & !occupancy {
             if !self.live.contains(square) {
                 continue;
             }
             if self.sensed.contains(square) {
-                let arrival = self.evidence.last_arrival(square, self.since)?;
-                if arrival.t + STRADDLE_MS + skew < departed.t {
-                    return None;
-                }
+                let arrival = self.evidence.first_arrival(square, self.since, earliest)?;
                 landed = landed.max(Some(arrival));
             } else {
                 unseen |= square;

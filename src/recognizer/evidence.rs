@@ -149,6 +149,21 @@ impl Evidence {
             .map(|e| e.stamp)
     }
 
+    /// When a piece first arrived on `square` at or after `since`, at time `t` or later.
+    pub fn first_arrival(&self, square: Square, since: Stamp, t: Millis) -> Option<Stamp> {
+        let start = self.entries.partition_point(|e| e.stamp < since);
+        self.entries
+            .range(start..)
+            .find(|e| {
+                e.stamp.t >= t
+                    && matches!(
+                        e.observation,
+                        Observation::Arrived { square: s, .. } if s == square
+                    )
+            })
+            .map(|e| e.stamp)
+    }
+
     /// Whether a place event set a piece down on `square` at `at` (the reading being read).
     pub fn set_down_by_event(&self, square: Square, at: Stamp) -> bool {
         self.entries

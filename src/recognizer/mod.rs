@@ -1115,20 +1115,39 @@ impl Recognizer {
                 // only a second hand keeps it "in progress" and no story explains the board
                 // otherwise, it is decided now.
                 // (Not for the session's first move: that one may yet tell the orientation.)
+                // Every line whose board shows such a move keeps it: lines told side by side
+                // (a catch-up's unseen pawns on b6 or b5) are not lost to the likeliest.
                 if in_progress.is_some_and(|c| c >= IN_PROGRESS + SECOND_HAND)
                     && cheapest.is_none()
                     && self.has_moved()
-                    && let Some(m) = self.finished_beside_a_lifted_piece()
-                    && self.allows(m)
                 {
-                    let explanation = Explanation {
-                        moves: vec![m],
-                        cost: PLY,
-                        ..Explanation::default()
-                    };
-                    self.advance(vec![(0, explanation)], stamp);
-                    self.refresh_status();
-                    return;
+                    let finished: Vec<(usize, Explanation)> = self
+                        .lines
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, line)| {
+                            Some((i, self.finished_beside_a_lifted_piece(line)?))
+                        })
+                        .filter(|&(i, m)| {
+                            i == 0 || self.expected.is_none_or(|(_, expected)| m == expected)
+                        })
+                        .map(|(i, m)| {
+                            let explanation = Explanation {
+                                moves: vec![m],
+                                cost: PLY,
+                                ..Explanation::default()
+                            };
+                            (i, explanation)
+                        })
+                        .collect();
+                    if finished
+                        .first()
+                        .is_some_and(|(i, e)| *i == 0 && self.allows(e.moves[0]))
+                    {
+                        self.advance(finished, stamp);
+                        self.refresh_status();
+                        return;
+                    }
                 }
                 // A story cheaper than a move in progress is taken.
                 let story_taken =
@@ -1257,11 +1276,15 @@ impl Recognizer {
         self.advance(found, stamp);
     }
 
-    /// A move finished on the board while the other player holds one of their own pieces:
-    /// `None` unless exactly one legal move fits.
-    fn finished_beside_a_lifted_piece(&self) -> Option<Move> {
-        let current = self.lines[0].current();
-        let view = self.view();
+    /// A move finished on the line's board while the other player holds one of their own
+    /// pieces: `None` unless exactly one legal move fits.
+    fn finished_beside_a_lifted_piece(&self, line: &Line) -> Option<Move> {
+        let current = line.current();
+        // The line's own view: where it has pieces unseen, its sensors are not believed.
+        let view = Sensed {
+            occupancy: self.sensed,
+            live: !line.blind(),
+        };
         let promotion = self.pending_promotion();
         let mut fits = current.legal_moves().iter().filter(|&&(m, after)| {
             let missing = view.missing(after);

@@ -164,18 +164,19 @@ impl Evidence {
             .map(|e| e.stamp)
     }
 
-    /// Whether a place event set a piece down on `square` at `at` (the reading being read).
-    pub fn set_down_by_event(&self, square: Square, at: Stamp) -> bool {
+    /// The squares a place event set a piece down on at `at` (the reading being read).
+    pub fn set_down_by_event_at(&self, at: Stamp) -> Bitboard {
         self.entries
             .iter()
             .rev()
             .take_while(|e| e.stamp >= at)
-            .any(|e| {
-                e.stamp == at
-                    && matches!(
-                        e.observation,
-                        Observation::Arrived { square: s, from_event: true } if s == square
-                    )
+            .filter(|e| e.stamp == at)
+            .fold(Bitboard::EMPTY, |placed, e| match e.observation {
+                Observation::Arrived {
+                    square,
+                    from_event: true,
+                } => placed | square,
+                _ => placed,
             })
     }
 

@@ -1596,6 +1596,10 @@ impl Recognizer {
         {
             return;
         }
+        let placed = self.evidence.set_down_by_event_at(stamp);
+        if placed.is_empty() {
+            return;
+        }
         let ctx = SearchContext {
             doubted: true,
             ..self.search_context()
@@ -1614,7 +1618,7 @@ impl Recognizer {
                     && story.cost <= PLY
                     && story.unproven == 0
                     && story.out_of_order == 0;
-                (whole && self.evidence.set_down_by_event(m.to(), stamp)).then_some((i, m))
+                (whole && placed.contains(m.to())).then_some((i, m))
             })
             .collect();
         if plays.is_empty() {

@@ -1199,3 +1199,17 @@ fn a_last_move_set_down_unseen_with_no_other_move_is_taken_at_the_end() {
     assert_eq!(time_of(&result, "unseen h5"), Some(7_000));
     assert_eq!(decided_at(&result, "5:h5"), Some(7000));
 }
+
+#[test]
+fn a_line_whose_never_read_square_reads_its_own_piece_stands_while_another_piece_is_in_the_hand() {
+    // 2. Nf3 off-centre on a square that never read (kept as a stuck f3 beside Nh3 and Ne2),
+    // straightened and lifted while 3... cxd4 is in the hand: 4. Nxd4, not 2. Ne2.
+    reads_as_expected("unseen-dead-or-unseen-straightened-beside-a-hand");
+}
+
+#[test]
+fn a_capture_guessed_from_a_still_board_is_revised_when_its_piece_moves_on_from_where_it_stood() {
+    // 3. e5 off-centre, guessed as 3. exd5 (d5 never empties): 8. e6 appearing with nothing
+    // lifted makes it 3. e5.
+    reads_as_expected("unseen-guess-moved-on-unseen");
+}

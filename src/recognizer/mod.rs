@@ -835,13 +835,21 @@ impl Recognizer {
                 line.dead &= !(changed & occupied_now & line.current().occupancy);
             }
         }
+        // A line that took the square for dead with none of its pieces there (a piece left a
+        // sensor stuck occupied, it said) read its moves wrongly. One with its piece there
+        // took a square that had never read for dead where the piece stood off-centre: the
+        // reading refutes the sensor, not the line, which stands (the square blind to it
+        // while a piece is in the hand: that one may land there, the unseen one gone on
+        // unseen; 1... e5 off-centre, 5... exd4 off-centre again, 6. e5; or 2. Nf3 unseen
+        // and straightened while 3... cxd4 is in the hand).
+        let refuted = |l: &Line| !(l.dead & changed & !l.current().occupancy).is_empty();
         if self.lines.iter().any(|l| !(l.dead & changed).is_empty()) {
-            if self.lines.iter().any(|l| (l.dead & changed).is_empty()) {
-                self.lines.retain(|l| (l.dead & changed).is_empty());
-            } else {
+            if self.lines.iter().all(refuted) {
                 for line in &mut self.lines {
                     line.dead &= !changed;
                 }
+            } else {
+                self.lines.retain(|l| !refuted(l));
             }
             self.reported_dead &= !changed;
             self.report_moves();
@@ -1760,7 +1768,9 @@ impl Recognizer {
             .iter()
             .map(|line| line.dead)
             .reduce(|all, dead| all & dead)
-            .unwrap_or(Bitboard::EMPTY);
+            .unwrap_or(Bitboard::EMPTY)
+            // Only a sensor that never changed is told dead.
+            & self.steady;
         let ply = self.lines[0].ply_count();
         let blamed_at = match self.blamed_dead {
             // (A new game counts its plies afresh.)
@@ -1897,6 +1907,10 @@ impl Recognizer {
                 advanced.dead |= e.newly_dead | stood_on;
                 advanced.unseen |= e.newly_unseen & !stood_on;
                 advanced.apply(e.undo, &e.moves, stamp);
+                // A square taken for dead that has read since (kept blind while a piece
+                // was in the hand) is believed again where the line now agrees with it:
+                // its piece was only unseen.
+                advanced.dead &= self.steady | (self.sensed ^ advanced.current().occupancy);
                 (advanced.current().plausibility, advanced)
             })
             .collect();

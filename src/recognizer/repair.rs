@@ -8,7 +8,7 @@
 use shakmaty::{Bitboard, Move, Position, Role, Square};
 
 use super::line::Line;
-use super::moves::touched_squares;
+use super::moves::{footprint, touched_squares};
 use super::search::{IN_PROGRESS, PLY, explain, in_progress_cost};
 use super::{Recognizer, Stamp};
 use crate::reading::Millis;
@@ -169,6 +169,21 @@ impl Recognizer {
                     .missing(line.current().occupancy)
                     .contains(passed);
             let landed_unseen = left_long_ago || guessed_capture;
+            // Or the guessed capturer was set down unseen on a quiet square of its reach, where
+            // no position since had a piece, and has moved on from there, unseen too: the board
+            // shows a piece standing where nothing was lifted, a square it could go on to
+            // (3. exd5 guessed was 3. e5 off-centre when 8. e6 appears, d5 never left).
+            let guess_moved_on = recent
+                && !appeared.is_empty()
+                && recorded.is_capture()
+                && line.nodes[base + 1].guessed;
+            let held_since = if guess_moved_on {
+                line.nodes[base + 1..]
+                    .iter()
+                    .fold(Bitboard::EMPTY, |all, node| all | node.occupancy)
+            } else {
+                Bitboard::FULL
+            };
             // Or the guessed capturer was seen since on another square of its reach, then
             // moved on from there.
             let seen_moving_on = if recent {
@@ -184,11 +199,19 @@ impl Recognizer {
                 let seen_now = appeared.contains(landing);
                 let seen_then = seen_moving_on.contains(landing);
                 let empty_now = !self.sensed.contains(landing);
+                let admitted =
+                    seen_now || seen_then || ((landed_unseen || still_unseen) && empty_now);
+                // Tried only as the guessed capturer set down there unseen and gone on since.
+                let moved_on_from = !admitted
+                    && guess_moved_on
+                    && !alternative.is_capture()
+                    && empty_now
+                    && !held_since.contains(landing);
                 if alternative == recorded
                     || alternative.from() != Some(from)
                     || alternative.is_castle()
                     || line.blind().contains(landing)
-                    || !(seen_now || seen_then || ((landed_unseen || still_unseen) && empty_now))
+                    || !(admitted || moved_on_from)
                 {
                     continue;
                 }
@@ -227,14 +250,22 @@ impl Recognizer {
                 let mut explained = false;
                 for onward in explain(&tail, &ctx) {
                     // Nor does an unseen piece move on unseen: the sensors must see the game
-                    // (a piece seen standing there and leaving was seen moving on).
-                    let moves_unseen =
-                        !seen_then && onward.moves.iter().any(|m| m.from() == Some(landing));
+                    // (a piece seen standing there and leaving was seen moving on). The
+                    // guessed capturer's must, onto a square the board shows a piece on.
+                    let onto_appeared = |m: &Move| {
+                        m.from() == Some(landing) && (footprint(*m).filled & appeared).any()
+                    };
+                    let moves_unseen = !seen_then
+                        && onward.moves.iter().any(|m| {
+                            m.from() == Some(landing) && !(moved_on_from && onto_appeared(m))
+                        });
+                    let moved_on_as_told = !moved_on_from || onward.moves.iter().any(onto_appeared);
                     let forbidden = onward
                         .moves
                         .first()
                         .is_some_and(|&m| !line.current().position.is_legal(m));
                     if !moves_unseen
+                        && moved_on_as_told
                         && (forbidden || !for_unseen)
                         && onward.moves.len() <= 2
                         && onward.unproven == 0

@@ -561,6 +561,20 @@ fn an_unseen_story_takes_no_piece_whose_square_no_hand_touched() {
     reads_as_expected("unseen-two-before-a-reply");
 }
 
+#[test]
+fn a_piece_straightened_where_one_line_has_it_unseen_rules_out_a_line_with_nothing_to_put_there() {
+    // 1... e6 unseen beside 1... e5; the pawn straightened on e6 (place e6, lift e6 in one
+    // poll) and set down on e5 is 2... e5: the e5 line had nothing to put on e6.
+    reads_as_expected("unseen-straightened-then-moved-on");
+}
+
+#[test]
+fn a_piece_only_touched_and_set_back_does_not_spoil_a_piece_let_go() {
+    // d2 touched and set back as the bishop is lifted: 3. Bb5 unseen, 3... a6, not 3. Ba6
+    // with Black's pawn read as held.
+    reads_as_expected("unseen-let-go-after-a-touch");
+}
+
 /// The recognizer after a log, fed by hand (for the user's commands in between).
 fn fed(name: &str) -> (Recognizer, Vec<boardsight::reading::TimedReading>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/logs/{name}.log"));

@@ -19,7 +19,7 @@ mod search;
 use std::sync::Arc;
 
 use shakmaty::san::SanPlus;
-use shakmaty::{Bitboard, Chess, Move, Piece, Position, Role, Square};
+use shakmaty::{Bitboard, Chess, Color, Move, Piece, Position, Role, Square};
 
 pub use event::{Event, EventKind};
 use evidence::{Evidence, Stamp};
@@ -355,6 +355,7 @@ impl Recognizer {
                 self.evidence.mark_event_board(t);
                 let stamp = self.evidence.stamp(t);
                 self.evidence.arrived(stamp, square, true);
+                self.placed_on_an_unseen_piece(square);
                 self.saw_change(Bitboard::from_square(square), self.sensed.with(square));
                 self.sensed.add(square);
                 self.step(stamp);
@@ -499,9 +500,12 @@ impl Recognizer {
         // A board with events shows a capture on its victim's square: a piece lifted and
         // held still, nothing else touched, is held, or was let go off-centre (on a board
         // polled often enough that a still second means something). Which one, the other
-        // player's move tells (`released_stories`).
+        // player's move tells (`released_stories`). A piece only touched and set back on its
+        // square (a pawn straightened just before the bishop beside it was lifted) is no
+        // other piece in the hand, and no victim.
         let current = self.lines[0].current();
-        let touched_elsewhere = self.evidence.departed_since(current.since) & !lifted;
+        let touched_elsewhere =
+            self.evidence.departed_since(current.since) & !lifted & !self.sensed;
         if placed.is_empty()
             && lifted_for_this_move
             && touched_elsewhere.is_empty()
@@ -854,6 +858,65 @@ impl Recognizer {
             self.reported_dead &= !changed;
             self.report_moves();
         } else if reordered {
+            self.report_moves();
+        }
+    }
+
+    /// A piece set down, by an event, on a square where a line has a piece it could not see
+    /// (one set down off-centre there): on that line it is straightened. A line that has the
+    /// square empty, with no piece in the hand (nor one it cannot see) that a hand could
+    /// carry there, cannot tell that reading at all, however cheaply it reads the board
+    /// later: it goes. (22... e6 set down off-centre, kept beside 22... e5: the pawn
+    /// straightened on e6 and moved on to e5 is 23... e5, not the e5 line's pawn read at
+    /// last.) A piece in the hand that cannot reach the square is no bar: a knight lifted on
+    /// g4 does not make a bishop straightened on d4 anything else.
+    fn placed_on_an_unseen_piece(&mut self, square: Square) {
+        if self.awaiting.is_some() || self.lines.len() < 2 {
+            return;
+        }
+        let holds_it_unseen =
+            |line: &Line| line.unseen.contains(square) && line.current().occupancy.contains(square);
+        if !self.lines.iter().any(holds_it_unseen) {
+            return;
+        }
+        let sensed = self.sensed;
+        let may_carry_one_there = |line: &Line| {
+            let current = line.current();
+            // A piece stands there, or stood there a ply or two ago (a takeback, a revised
+            // move may put it back), or the line cannot read the square at all.
+            let n = line.ply_count();
+            if line.blind().contains(square)
+                || line.nodes[n.saturating_sub(2)..]
+                    .iter()
+                    .any(|node| node.occupancy.contains(square))
+            {
+                return true;
+            }
+            // A piece read where the line has none: a hand is on the board in a way the line
+            // does not tell; it may be that piece.
+            if !(sensed & !current.occupancy & !line.blind())
+                .without(square)
+                .is_empty()
+            {
+                return true;
+            }
+            // A piece in the hand, set down as a move or beside its square (knocked, nudged);
+            // or one the line cannot see, which moves on with no lift, as a move only.
+            let board = current.position.board();
+            let carried = |from: Square, beside: bool| {
+                board.piece_at(from).is_some_and(|piece| {
+                    may_carry(piece, from, square)
+                        || (beside && shakmaty::attacks::king_attacks(from).contains(square))
+                })
+            };
+            let in_hand = current.occupancy & !sensed & !line.blind();
+            let unseen = current.occupancy & line.blind();
+            in_hand.into_iter().any(|from| carried(from, true))
+                || unseen.into_iter().any(|from| carried(from, false))
+        };
+        let before = self.lines.len();
+        self.lines.retain(may_carry_one_there);
+        if self.lines.len() < before {
             self.report_moves();
         }
     }
@@ -2220,6 +2283,29 @@ impl Recognizer {
             t: self.now.t,
             kind,
         });
+    }
+}
+
+/// Whether a hand could carry `piece` from `from` to `to` as a move: its reach on an empty
+/// board, a pawn's pushes and captures, a king anywhere along its rank (castling, in
+/// Chess960 too). Generous on purpose: it only rules a line out.
+fn may_carry(piece: Piece, from: Square, to: Square) -> bool {
+    if from == to {
+        return false;
+    }
+    match piece.role {
+        Role::Pawn => {
+            let ahead = match piece.color {
+                Color::White => to.rank() > from.rank(),
+                Color::Black => to.rank() < from.rank(),
+            };
+            shakmaty::attacks::pawn_attacks(piece.color, from).contains(to)
+                || (ahead && to.file() == from.file() && to.rank().distance(from.rank()) <= 2)
+        }
+        Role::King => {
+            to.rank() == from.rank() || shakmaty::attacks::king_attacks(from).contains(to)
+        }
+        _ => shakmaty::attacks::attacks(from, piece, Bitboard::EMPTY).contains(to),
     }
 }
 

@@ -1227,3 +1227,30 @@ fn a_capture_guessed_from_a_still_board_is_revised_when_its_piece_moves_on_from_
     // lifted makes it 3. e5.
     reads_as_expected("unseen-guess-moved-on-unseen");
 }
+
+#[test]
+fn a_revised_last_move_lands_only_after_its_piece_left_the_square_it_was_read_on() {
+    // The square read filled again (a piece knocked over and set back, or straightened by
+    // the player to move) while the last move's piece still stood where it was read, and
+    // that piece then taken victim first: no capture by the last move's piece.
+    for name in [
+        "knock-set-back-before-the-reply",
+        "straightened-before-a-capture-of-the-last-move",
+        "straightened-before-a-capture-of-the-last-move-polled",
+    ] {
+        let result = expect_game_without_alarm(name);
+        assert!(
+            trace(&result, "revise").is_empty(),
+            "{name}: {:?}",
+            trace(&result, "revise")
+        );
+    }
+}
+
+#[test]
+fn a_square_brushed_beside_a_slides_first_step_before_its_origin_empties_is_the_slide() {
+    // f5 reads a read before f4 empties: 5. Bd6 beginning, not 4... Nxd5 revised to Nf5.
+    let result = expect_game_without_alarm("slide-polled-brush-before-lift");
+    assert!(trace(&result, "revise").iter().all(|r| !r.contains("e7f5")));
+    assert_eq!(decided_at(&result, "9:Bd6"), Some(10_100));
+}

@@ -25,7 +25,7 @@ const REREAD: usize = 3;
 /// Rewriting a move already several plies old costs more than any one-ply story.
 const REPAIR: u32 = 2 * PLY;
 /// A piece that leaves the square it was read landing on this soon was passing over it.
-const PASSING_MS: Millis = 300;
+pub(super) const PASSING_MS: Millis = 300;
 
 impl Recognizer {
     /// The last move's piece left the square it was read landing on as soon as it got

@@ -13,6 +13,7 @@ use super::evidence::{Evidence, STRADDLE_MS, Stamp};
 pub const POLL_SKEW_MS: crate::reading::Millis = 100;
 use super::line::{Line, Node};
 use super::moves::{footprint, may_straddle, promotion_role, slide_way, touched_squares};
+use super::repair::PASSING_MS;
 
 /// Costs, in tenths of a ply: shorter stories win, proven captures beat unproven ones.
 pub const PLY: u32 = 10;
@@ -218,6 +219,9 @@ impl Search<'_, '_> {
         found: &mut Vec<Explanation>,
     ) {
         if path.is_empty() && Some(m) == self.excluded_first {
+            return;
+        }
+        if path.is_empty() && !self.moved_on_after_leaving(m) {
             return;
         }
         if promotion_role(m).is_some_and(|r| r != self.ctx.promotion) {
@@ -427,6 +431,54 @@ impl Search<'_, '_> {
         }
     }
 
+    /// A revised last move of the piece that was read landing on another square, and has
+    /// left it since: the piece came down on its new square after it left that one. Slid
+    /// over that square (read there a moment), or moved on to the square beside it (nudged
+    /// home), it may reach the next a moment before; set down there for longer and going
+    /// further, only after. A landing seen after the piece was read on that square and
+    /// before it left it is another hand's: a piece knocked over and set back, or one
+    /// straightened by the player to move, before the piece read there was taken (3. d5
+    /// knocking c5 over, c5 set back, then 3... exd5 with the victim off first, is no
+    /// 3. dxc5; 4. Bd3, a6 straightened, 4... Bxd3 victim first, is no 4. Bxa6). A
+    /// landing seen before the piece was read there at all leaves the reading to noise.
+    fn moved_on_after_leaving(&self, m: Move) -> bool {
+        let Some(read) = self.excluded_first.filter(|_| self.undo == 1) else {
+            return true;
+        };
+        if m.is_castle() || read.is_castle() || read.from() != m.from() {
+            return true;
+        }
+        let print = footprint(m);
+        let read_on = footprint(read).filled & self.ctx.live & !print.landing();
+        let Some(square) = read_on.single_square() else {
+            return true;
+        };
+        let evidence = self.ctx.evidence;
+        let Some(arrived) = evidence.first_arrival(square, self.since, 0) else {
+            return true;
+        };
+        let Some(left) = evidence.first_departure(square, arrived) else {
+            return true;
+        };
+        let landed = match (print.victim, m.from()) {
+            (Some(victim), Some(from)) => {
+                let way = slide_way(m);
+                evidence.capture_proof(from, victim, way.passed | way.brushed, self.since)
+            }
+            _ => self.landed(m),
+        };
+        let Some(landed) = landed.filter(|&landed| landed > arrived) else {
+            return true;
+        };
+        let stood = left.t.saturating_sub(arrived.t);
+        let beside = !(king_attacks(square) & print.landing()).is_empty();
+        if beside || stood <= PASSING_MS + evidence.poll_skew() {
+            self.may_land_after(landed, left, true)
+        } else {
+            landed > left
+        }
+    }
+
     /// When the sensors last saw the move's piece arrive on a square the board filled.
     fn landed(&self, m: Move) -> Option<Stamp> {
         (footprint(m).filled & self.filled)
@@ -609,8 +661,9 @@ fn part_of_a_move(
             .fold(Bitboard::EMPTY, |near, sq| near | king_attacks(sq));
         // A piece still on a square its sensor sees, and on the next: a moment of a slide,
         // never a second's (a rook set down on d3 and nudged onto e2 is not the queen on f1
-        // sliding over e2 to take it).
-        let straddling = (passing & !(way.passed & next_to_origin)).is_empty()
+        // sliding over e2 to take it). The next square may be one its first diagonal step
+        // brushes: a polled board lists a bishop's brush of f5 before its lift from f4.
+        let straddling = (passing & !((way.passed | way.brushed) & next_to_origin)).is_empty()
             && !(still && (origin & !sensed.live).is_empty());
         let sliding = passing.is_empty() || !(origin & missing).is_empty() || straddling;
         picked_up

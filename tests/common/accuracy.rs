@@ -1,6 +1,7 @@
 //! Replays sessions with known answers and tallies how right the recognizer was, what the
 //! user saw on the way (false alarms) and how long each move took to be decided.
 
+use shakmaty::Square;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -8,6 +9,7 @@ use boardsight::reading::TimedReading;
 use boardsight::recognizer::{Config, EventKind};
 use boardsight::replay::replay;
 use boardsight::sensorlog;
+use shakmaty::Square;
 
 use super::uci_games;
 
@@ -44,6 +46,8 @@ pub struct Tally {
     pub alarms: usize,
     /// Milliseconds from each move's completion to the event that reported it rightly.
     pub delays: Vec<u64>,
+    /// `sensor` reports of a square whose sensor works: a fault shown that is not there.
+    pub false_faults: usize,
 }
 
 impl Tally {
@@ -55,6 +59,7 @@ impl Tally {
         self.wrong += other.wrong;
         self.alarms += other.alarms;
         self.delays.extend(&other.delays);
+        self.false_faults += other.false_faults;
     }
 
     pub fn exact_share(&self) -> f64 {
@@ -123,6 +128,17 @@ pub fn score_session(name: &str, readings: &[TimedReading], truth: Truth) -> Ses
         .iter()
         .skip_while(|e| !matches!(e.kind, EventKind::NewGame { .. }))
         .filter(|e| matches!(e.kind, EventKind::Illegal { .. }))
+        .count();
+
+    // A session made turned round may name its dead sensor as wired or as played.
+    let really_dead = |square: Square| {
+        let named = |sq: Square| truth.dead_squares.iter().any(|d| *d == sq.to_string());
+        named(square) || (truth.rotated && named(square.rotate_180()))
+    };
+    tally.false_faults = result
+        .events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::DeadSensor { square, .. } if !really_dead(square)))
         .count();
 
     // When each truth move was first reported rightly: games are told apart by a new game
@@ -235,7 +251,9 @@ pub fn run_field_folder(folder: &str, at_least: usize) -> FieldRun {
 
 /// Prints one row per group and a total; returns the total.
 pub fn print_table(title: &str, groups: &BTreeMap<String, Tally>) -> Tally {
-    println!("{title:<18} sessions  exact    moves right   wrong  alarms  delay ms median/p95/max");
+    println!(
+        "{title:<18} sessions  exact    moves right   wrong  alarms  false faults  delay ms median/p95/max"
+    );
     let mut total = Tally::default();
     for (group, t) in groups {
         total.add(t);
@@ -247,13 +265,14 @@ pub fn print_table(title: &str, groups: &BTreeMap<String, Tally>) -> Tally {
 
 fn print_row(group: &str, t: &Tally) {
     println!(
-        "{group:<18} {:>8}  {:>5.1}%  {:>6}/{:<6} {:>5}  {:>6}  {}/{}/{}",
+        "{group:<18} {:>8}  {:>5.1}%  {:>6}/{:<6} {:>5}  {:>6}  {:>12}  {}/{}/{}",
         t.sessions,
         100.0 * t.exact_share(),
         t.right,
         t.moves,
         t.wrong,
         t.alarms,
+        t.false_faults,
         t.delay_percentile(0.5),
         t.delay_percentile(0.95),
         t.delay_percentile(1.0),

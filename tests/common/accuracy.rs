@@ -1,7 +1,6 @@
 //! Replays sessions with known answers and tallies how right the recognizer was, what the
 //! user saw on the way (false alarms) and how long each move took to be decided.
 
-use shakmaty::Square;
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -575,6 +575,11 @@ fn a_piece_only_touched_and_set_back_does_not_spoil_a_piece_let_go() {
     reads_as_expected("unseen-let-go-after-a-touch");
 }
 
+#[test]
+fn a_line_behind_follows_a_piece_onto_a_square_the_first_line_reads_as_straightened() {
+    reads_as_expected("dead-guess-revised-then-moved-on");
+}
+
 /// The recognizer after a log, fed by hand (for the user's commands in between).
 fn fed(name: &str) -> (Recognizer, Vec<boardsight::reading::TimedReading>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/logs/{name}.log"));

@@ -165,6 +165,19 @@ impl Evidence {
     }
 
     /// The squares a place event set a piece down on at `at` (the reading being read).
+    /// Squares read filled at `at`, by an event or by an occupancy reading.
+    pub fn arrived_at(&self, at: Stamp) -> Bitboard {
+        self.entries
+            .iter()
+            .rev()
+            .take_while(|e| e.stamp >= at)
+            .filter(|e| e.stamp == at)
+            .fold(Bitboard::EMPTY, |placed, e| match e.observation {
+                Observation::Arrived { square, .. } => placed | square,
+                _ => placed,
+            })
+    }
+
     pub fn set_down_by_event_at(&self, at: Stamp) -> Bitboard {
         self.entries
             .iter()

@@ -1658,16 +1658,21 @@ impl Recognizer {
     /// carried there. It plays that move where it stands, instead of skipping the reading:
     /// a line that had a queen on a dead c5, when the queen unseen on c1 reads there, plays
     /// c5-c1, and is not read as a c5 straightened when that queen moves on to c5 (a lift
-    /// and a place the c5 story never had). Not on the first line, not without an event
-    /// (line noise flips a square for one reading), and only a single whole move.
+    /// and a place the c5 story never had). Not on the first line, and only a single whole
+    /// move; on a board with events, only onto a square a place event filled (line noise
+    /// flips a square for one reading).
     fn follow_the_board_behind(&mut self, matching: &[(usize, Explanation)], stamp: Stamp) {
-        if self.expected.is_some()
-            || !self.evidence.is_event_board()
-            || matching.len() >= self.lines.len()
-        {
+        if self.expected.is_some() || matching.len() >= self.lines.len() {
             return;
         }
-        let placed = self.evidence.set_down_by_event_at(stamp);
+        // Without events, a square read filled where the first line holds a piece it could
+        // not see (a rook taken as set down unseen on h6 beside a dead h5 that reads at last)
+        // is no line noise: the line behind that had it on the dead square moves it there.
+        let placed = if self.evidence.is_event_board() {
+            self.evidence.set_down_by_event_at(stamp)
+        } else {
+            self.evidence.arrived_at(stamp) & self.lines[0].current().occupancy
+        };
         if placed.is_empty() {
             return;
         }

@@ -164,31 +164,18 @@ impl Evidence {
             .map(|e| e.stamp)
     }
 
-    /// The squares a place event set a piece down on at `at` (the reading being read).
-    /// Squares read filled at `at`, by an event or by an occupancy reading.
-    pub fn arrived_at(&self, at: Stamp) -> Bitboard {
+    /// The squares read filled at `at` (the reading being read): by a place event only, if
+    /// `by_event`; else by an event or an occupancy reading.
+    pub fn arrived_at(&self, at: Stamp, by_event: bool) -> Bitboard {
         self.entries
             .iter()
             .rev()
             .take_while(|e| e.stamp >= at)
             .filter(|e| e.stamp == at)
             .fold(Bitboard::EMPTY, |placed, e| match e.observation {
-                Observation::Arrived { square, .. } => placed | square,
-                _ => placed,
-            })
-    }
-
-    pub fn set_down_by_event_at(&self, at: Stamp) -> Bitboard {
-        self.entries
-            .iter()
-            .rev()
-            .take_while(|e| e.stamp >= at)
-            .filter(|e| e.stamp == at)
-            .fold(Bitboard::EMPTY, |placed, e| match e.observation {
-                Observation::Arrived {
-                    square,
-                    from_event: true,
-                } => placed | square,
+                Observation::Arrived { square, from_event } if from_event || !by_event => {
+                    placed | square
+                }
                 _ => placed,
             })
     }

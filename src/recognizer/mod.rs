@@ -1669,9 +1669,9 @@ impl Recognizer {
         // not see (a rook taken as set down unseen on h6 beside a dead h5 that reads at last)
         // is no line noise: the line behind that had it on the dead square moves it there.
         let placed = if self.evidence.is_event_board() {
-            self.evidence.set_down_by_event_at(stamp)
+            self.evidence.arrived_at(stamp, true)
         } else {
-            self.evidence.arrived_at(stamp) & self.lines[0].current().occupancy
+            self.evidence.arrived_at(stamp, false) & self.lines[0].current().occupancy
         };
         if placed.is_empty() {
             return;

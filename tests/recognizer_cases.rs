@@ -580,6 +580,14 @@ fn a_line_behind_follows_a_piece_onto_a_square_the_first_line_reads_as_straighte
     reads_as_expected("dead-guess-revised-then-moved-on");
 }
 
+#[test]
+fn a_pawn_slid_two_squares_beside_a_capturer_is_revised_as_it_lands() {
+    let name = "slide-pawn-two-squares-beside-a-capturer";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name));
+    assert_eq!(time_of(&result, "revise f7f6 f7f5 4:f5"), Some(5208));
+}
+
 /// The recognizer after a log, fed by hand (for the user's commands in between).
 fn fed(name: &str) -> (Recognizer, Vec<boardsight::reading::TimedReading>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/logs/{name}.log"));
@@ -1254,7 +1262,7 @@ fn a_revised_last_move_lands_only_after_its_piece_left_the_square_it_was_read_on
 
 #[test]
 fn a_square_brushed_beside_a_slides_first_step_before_its_origin_empties_is_the_slide() {
-    // f5 reads a read before f4 empties: 5. Bd6 beginning, not 4... Nxd5 revised to Nf5.
+    // f5 reads a poll before f4 empties: 5. Bd6 beginning, not 4... Nxd5 revised to Nf5.
     let result = expect_game_without_alarm("slide-polled-brush-before-lift");
     assert!(trace(&result, "revise").iter().all(|r| !r.contains("e7f5")));
     assert_eq!(decided_at(&result, "9:Bd6"), Some(10_100));

@@ -32,6 +32,9 @@ struct Entry {
 /// moment before it leaves the one it was on.
 pub const STRADDLE_MS: Millis = 50;
 
+/// A piece that leaves the square it was read landing on this soon was passing over it.
+pub const PASSING_MS: Millis = 300;
+
 /// Entries older than every base position still searched are dropped; this bounds the rest.
 const MAX_ENTRIES: usize = 4096;
 /// A host polling slower than this is not telling when things happened at all.

@@ -433,8 +433,9 @@ impl Recognizer {
             .stamp(still_since.saturating_add(self.config.still_ms));
         // Read as a piece slid over the square beside its own, which no slide holds for a
         // second: a story dearer than that, and cheaper than any move still under way, is
-        // what happened (a rook set down on d3 and nudged onto e2 at once, read as the queen
-        // on f1 sliding over e2 to take it, is the last move revised onto e2).
+        // what happened (3... Ne2 set down on f3 and nudged onto e2 in one poll, read as the
+        // queen on d1 sliding over e2 to take on f3, is the last move revised onto e2:
+        // `tests/logs/nudge-beside-a-slider.log`).
         if self.decide_when_still(stamp, Self::story_over_a_still_straddle) {
             return std::mem::take(&mut self.events);
         }
@@ -549,12 +550,9 @@ impl Recognizer {
         let Some(cost) = found.first().map(|(_, e)| e.cost) else {
             return false;
         };
-        let sound = found.iter().all(|(_, e)| {
-            e.unproven == 0
-                && e.out_of_order == 0
-                && e.newly_dead.is_empty()
-                && e.newly_unseen.is_empty()
-        });
+        let sound = found
+            .iter()
+            .all(|(_, e)| e.unproven == 0 && e.out_of_order == 0);
         if !sound || cost == 0 || cost < moving || standing.is_some_and(|w| w <= cost) {
             return false;
         }
@@ -690,7 +688,7 @@ impl Recognizer {
                 self.advance(found, stamp);
             } else if let Some(only) = self.only_move_of_the_piece_in_the_air() {
                 self.advance(vec![(0, only)], stamp);
-            } else {
+            } else if self.view().extra(self.expected_occupancy()).is_empty() {
                 // Pieces gone and none placed: they may have come down where a sensor is
                 // dead, the last of them too.
                 let dead = self.dead_sensor_stories(true);
@@ -804,14 +802,21 @@ impl Recognizer {
 
     /// The working sensors' view on the most likely line, to compare positions with.
     fn view(&self) -> Sensed {
+        self.view_of(&self.lines[0])
+    }
+
+    /// The working sensors' view on `line`: where it has pieces unseen or sensors dead, the
+    /// sensors are not believed.
+    fn view_of(&self, line: &Line) -> Sensed {
         Sensed {
             occupancy: self.sensed,
-            live: !self.lines[0].blind(),
+            live: !line.blind(),
         }
     }
 
-    /// A square that changed has a working sensor: a line that took it for dead read its
-    /// moves wrongly, and gives way to the others.
+    /// A square that changed has a working sensor: a line that took it for dead with none of
+    /// its pieces there read its moves wrongly, and gives way to the others; one whose own
+    /// piece now reads there had it off-centre, and stands.
     fn saw_change(&mut self, changed: Bitboard, occupied_now: Bitboard) {
         self.steady &= !changed;
         // A line with a piece where it could not see one, which now reads there, is proven
@@ -1199,9 +1204,7 @@ impl Recognizer {
                         .filter_map(|(i, line)| {
                             Some((i, self.finished_beside_a_lifted_piece(line)?))
                         })
-                        .filter(|&(i, m)| {
-                            i == 0 || self.expected.is_none_or(|(_, expected)| m == expected)
-                        })
+                        .filter(|&(i, m)| i == 0 || self.expected_allows(&self.lines[i], m))
                         .map(|(i, m)| {
                             let explanation = Explanation {
                                 moves: vec![m],
@@ -1351,11 +1354,7 @@ impl Recognizer {
     /// pieces: `None` unless exactly one legal move fits.
     fn finished_beside_a_lifted_piece(&self, line: &Line) -> Option<Move> {
         let current = line.current();
-        // The line's own view: where it has pieces unseen, its sensors are not believed.
-        let view = Sensed {
-            occupancy: self.sensed,
-            live: !line.blind(),
-        };
+        let view = self.view_of(line);
         let promotion = self.pending_promotion();
         let mut fits = current.legal_moves().iter().filter(|&&(m, after)| {
             let missing = view.missing(after);
@@ -1542,8 +1541,9 @@ impl Recognizer {
                 && e.unproven == 0
                 && e.moves.first().and_then(|m| m.from()) == Some(square)
         });
-        // A square whose sensor has never changed may be a dead one as well: likelier.
-        stories.sort_by_key(|(_, e)| (e.newly_unseen & self.steady).is_empty());
+        // Cheapest first; among equals, a square whose sensor has never changed may be a
+        // dead one as well: likelier.
+        stories.sort_by_key(|(_, e)| (e.cost, (e.newly_unseen & self.steady).is_empty()));
         stories
     }
 
@@ -1622,7 +1622,8 @@ impl Recognizer {
     }
 
     /// Whether the story takes a piece on a square the line sees that no hand has touched
-    /// since the position before the one it starts from. On a board with events a capture
+    /// since the position it starts from (the one before the last, if it undoes nothing:
+    /// the hand may have begun during the last move). On a board with events a capture
     /// shows on its victim's square however fast the hand: a story of a piece set down
     /// unseen that needs such a capture is none (23... fxe4 with e4 unseen, then 24. Nxd6
     /// with nothing read on d6, for the knight set down unseen on c3: only a second unseen
@@ -1653,14 +1654,14 @@ impl Recognizer {
     }
 
     /// The board matches some lines as they stand (`matching`), and a piece was just set
-    /// down, by an event, where a line behind them has none: that line reads the board
+    /// down where a line behind them has none (by a place event; on a board without events,
+    /// read on a square where the first line holds a piece unseen): that line reads the board
     /// only with a move of its own, a piece it cannot see (a dead sensor's, an unseen one)
     /// carried there. It plays that move where it stands, instead of skipping the reading:
     /// a line that had a queen on a dead c5, when the queen unseen on c1 reads there, plays
     /// c5-c1, and is not read as a c5 straightened when that queen moves on to c5 (a lift
     /// and a place the c5 story never had). Not on the first line, and only a single whole
-    /// move; on a board with events, only onto a square a place event filled (line noise
-    /// flips a square for one reading).
+    /// move (line noise flips a square for one reading).
     fn follow_the_board_behind(&mut self, matching: &[(usize, Explanation)], stamp: Stamp) {
         if self.expected.is_some() || matching.len() >= self.lines.len() {
             return;
@@ -1676,7 +1677,9 @@ impl Recognizer {
         if placed.is_empty() {
             return;
         }
+        // Each line searched on its own blind squares only.
         let ctx = SearchContext {
+            live: Bitboard::FULL,
             doubted: true,
             ..self.search_context()
         };
@@ -2182,13 +2185,18 @@ impl Recognizer {
 
     /// Whether `m` may be the next ply: any move, unless the engine's is awaited there.
     fn allows(&self, m: Move) -> bool {
-        match self.expected {
-            Some((ply, expected)) if ply == self.lines[0].ply_count() && m != expected => {
-                self.refused.set(Some(m));
-                false
-            }
-            _ => true,
+        let allowed = self.expected_allows(&self.lines[0], m);
+        if !allowed {
+            self.refused.set(Some(m));
         }
+        allowed
+    }
+
+    /// Whether `m` may be the next ply of `line`: any move, unless the engine's is awaited
+    /// there.
+    fn expected_allows(&self, line: &Line, m: Move) -> bool {
+        self.expected
+            .is_none_or(|(ply, expected)| ply != line.ply_count() || m == expected)
     }
 
     /// A move the expected one ruled out, once, as the board turns illegal for it.

@@ -7,11 +7,11 @@
 
 use shakmaty::{Bitboard, Move, Position, Role, Square};
 
+use super::evidence::PASSING_MS;
 use super::line::Line;
 use super::moves::{footprint, touched_squares};
 use super::search::{IN_PROGRESS, PLY, explain, in_progress_cost};
 use super::{Recognizer, Stamp};
-use crate::reading::Millis;
 
 /// How many plies back a move may be found to have ended elsewhere, unseen.
 const DEEPEST: usize = 6;
@@ -24,8 +24,6 @@ const MOST_SQUARES_APART: usize = 4;
 const REREAD: usize = 3;
 /// Rewriting a move already several plies old costs more than any one-ply story.
 const REPAIR: u32 = 2 * PLY;
-/// A piece that leaves the square it was read landing on this soon was passing over it.
-pub(super) const PASSING_MS: Millis = 300;
 
 impl Recognizer {
     /// The last move's piece left the square it was read landing on as soon as it got

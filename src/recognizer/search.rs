@@ -4,7 +4,7 @@
 use shakmaty::attacks::king_attacks;
 use shakmaty::{Bitboard, Move, Position, Role};
 
-use super::evidence::{Evidence, STRADDLE_MS, Stamp};
+use super::evidence::{Evidence, PASSING_MS, STRADDLE_MS, Stamp};
 
 /// How far apart a polled board may stamp two changes made together, at the least: one
 /// poll (a Centaur is polled every 75 ms; a change just before a poll and one just after it
@@ -13,7 +13,6 @@ use super::evidence::{Evidence, STRADDLE_MS, Stamp};
 pub const POLL_SKEW_MS: crate::reading::Millis = 100;
 use super::line::{Line, Node};
 use super::moves::{footprint, may_straddle, promotion_role, slide_way, touched_squares};
-use super::repair::PASSING_MS;
 
 /// Costs, in tenths of a ply: shorter stories win, proven captures beat unproven ones.
 pub const PLY: u32 = 10;
@@ -312,6 +311,7 @@ impl Search<'_, '_> {
             } else if let Some(previous) = previous_departure {
                 // A piece leaving a square no sensor watches left before it landed: a
                 // landing seen before the previous move's piece left is out of order too.
+                // (Two pieces, two hands' times: the whole poll's skew is allowed.)
                 if self
                     .landed(m)
                     .is_some_and(|landed| !self.may_land_after(landed, previous, true))
@@ -501,7 +501,7 @@ impl Search<'_, '_> {
         } else {
             POLL_SKEW_MS
         };
-        landed.t + STRADDLE_MS + skew >= left.t
+        landed.t.saturating_add(STRADDLE_MS + skew) >= left.t
     }
 }
 
@@ -549,6 +549,15 @@ pub fn in_progress_cost(
     in_progress_cost_when(line, sensed, evidence, settled_at, false)
 }
 
+/// How a reading may show a slid piece straddling its square and the next.
+#[derive(Clone, Copy)]
+struct Straddle {
+    /// The board has stood still for a second: no slide holds two squares that long.
+    still: bool,
+    /// Events listed in one poll: a brush beside the way may come before the lift.
+    polled: bool,
+}
+
 /// The same, on a board that has stood `still` for a second: a slid piece reads on its
 /// square and the next one at once only for a moment, so a piece on a square its sensor
 /// sees, with another beside it on its way, is no slide under way then.
@@ -571,7 +580,11 @@ pub fn in_progress_cost_when(
     let extra = sensed.extra(current.occupancy);
     // One piece in the hand: lifted to move, to capture with, or to adjust.
     let one_in_hand = extra.is_empty() && missing.count() <= 1 && (disturbed & !missing).is_empty();
-    if one_in_hand || part_of_a_move(current, sensed, disturbed, 0, still) {
+    let straddle = Straddle {
+        still,
+        polled: evidence.is_event_board(),
+    };
+    if one_in_hand || part_of_a_move(current, sensed, disturbed, 0, straddle) {
         return Some(IN_PROGRESS);
     }
     // Cheapest first: the last move being corrected: its piece is picked up again and moved on.
@@ -579,7 +592,7 @@ pub fn in_progress_cost_when(
         let previous = &line.nodes[line.ply_count() - 1];
         let disturbed =
             evidence.disturbed_since(previous.since.max(settled_at)) & previous.occupancy;
-        if part_of_a_move(previous, sensed, disturbed, 0, still) {
+        if part_of_a_move(previous, sensed, disturbed, 0, straddle) {
             return Some(IN_PROGRESS + REVISION);
         }
     }
@@ -593,7 +606,7 @@ pub fn in_progress_cost_when(
     let touched = missing | disturbed;
     let two_in_hand =
         extra.is_empty() && (touched & !theirs).count() <= 1 && (touched & theirs).count() <= 1;
-    if two_in_hand || part_of_a_move(current, sensed, disturbed, 1, still) {
+    if two_in_hand || part_of_a_move(current, sensed, disturbed, 1, straddle) {
         return Some(IN_PROGRESS + SECOND_HAND);
     }
     // The same, with the other player's hand on one of their pieces.
@@ -620,21 +633,21 @@ pub fn in_progress_cost_when(
                 sensed,
                 disturbed_elsewhere,
                 0,
-                still,
+                straddle,
             )
         });
     unseen_landing_then_reply.then_some(PLY + UNPROVEN_CAPTURE + IN_PROGRESS)
 }
 
 /// Whether the board shows a move of `node` under way, with at most `spare` squares lifted
-/// or touched by another hand; on a board `still` for a second, no piece straddling its
+/// or touched by another hand; on a board still for a second, no piece straddling its
 /// square and the next.
 fn part_of_a_move(
     node: &Node,
     sensed: Sensed,
     disturbed: Bitboard,
     spare: usize,
-    still: bool,
+    straddle: Straddle,
 ) -> bool {
     let missing = sensed.missing(node.occupancy);
     let extra = sensed.extra(node.occupancy);
@@ -661,10 +674,17 @@ fn part_of_a_move(
             .fold(Bitboard::EMPTY, |near, sq| near | king_attacks(sq));
         // A piece still on a square its sensor sees, and on the next: a moment of a slide,
         // never a second's (a rook set down on d3 and nudged onto e2 is not the queen on f1
-        // sliding over e2 to take it). The next square may be one its first diagonal step
-        // brushes: a polled board lists a bishop's brush of f5 before its lift from f4.
-        let straddling = (passing & !((way.passed | way.brushed) & next_to_origin)).is_empty()
-            && !(still && (origin & !sensed.live).is_empty());
+        // sliding over e2 to take it). On a polled board the next square may be one its
+        // first diagonal step brushes, listed in the poll before its lift (a bishop's brush
+        // of f5 before its lift from f4); a scanning board shows the order the hand made,
+        // and a brush there beside a pawn still on its square is no capture beginning.
+        let first_step = if straddle.polled {
+            way.passed | way.brushed
+        } else {
+            way.passed
+        };
+        let straddling = (passing & !(first_step & next_to_origin)).is_empty()
+            && !(straddle.still && (origin & !sensed.live).is_empty());
         let sliding = passing.is_empty() || !(origin & missing).is_empty() || straddling;
         picked_up
             && sliding

@@ -75,6 +75,15 @@ impl Line {
         }
     }
 
+    /// Every square a piece stood on in the positions `nodes` (a range of node indices).
+    pub fn occupied_over(&self, nodes: std::ops::Range<usize>) -> Bitboard {
+        self.nodes
+            .get(nodes)
+            .unwrap_or_default()
+            .iter()
+            .fold(Bitboard::EMPTY, |all, node| all | node.occupancy)
+    }
+
     /// Squares whose readings this hypothesis does not believe: dead sensors, and squares
     /// with a piece their sensor does not see.
     pub fn blind(&self) -> Bitboard {

@@ -2012,10 +2012,7 @@ impl Recognizer {
             return Bitboard::EMPTY;
         }
         let kept = line.nodes.len().saturating_sub(undo);
-        line.nodes[..kept]
-            .iter()
-            .fold(Bitboard::EMPTY, |stood, node| stood | node.occupancy)
-            & candidates
+        line.occupied_over(0..kept) & candidates
     }
 
     /// Lines that reach the same position (transposed move orders too) have the same future,

@@ -176,9 +176,7 @@ impl Recognizer {
                 && recorded.is_capture()
                 && line.nodes[base + 1].guessed;
             let held_since = if guess_moved_on {
-                line.nodes[base + 1..]
-                    .iter()
-                    .fold(Bitboard::EMPTY, |all, node| all | node.occupancy)
+                line.occupied_over(base + 1..line.nodes.len())
             } else {
                 Bitboard::FULL
             };
@@ -358,9 +356,7 @@ impl Recognizer {
         else {
             return Bitboard::EMPTY;
         };
-        let held_since = line.nodes[base + 1..]
-            .iter()
-            .fold(Bitboard::EMPTY, |all, node| all | node.occupancy);
+        let held_since = line.occupied_over(base + 1..line.nodes.len());
         line.nodes[base]
             .legal_moves()
             .iter()

@@ -1235,6 +1235,18 @@ fn a_line_whose_never_read_square_reads_its_own_piece_stands_while_another_piece
 }
 
 #[test]
+fn a_line_whose_never_read_square_reads_its_own_piece_goes_first_beside_a_hand_that_cannot_reach_it()
+ {
+    // 11... c6 off-centre, caught up as c5 or c6 (both never read), c5 first; c6 straightened
+    // while 16. Nf3's knight is in the air: the knight cannot come down on c6, nor any piece
+    // of the c5 line, so the c6 line goes first, before Black's next move.
+    let name = "unseen-caught-up-then-straightened-beside-a-hand";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name));
+    assert!(time_of(&result, "c7c5 c7c6 12:c6").is_some_and(|t| t < 59_740));
+}
+
+#[test]
 fn a_capture_guessed_from_a_still_board_is_revised_when_its_piece_moves_on_from_where_it_stood() {
     // 3. e5 off-centre, guessed as 3. exd5 (d5 never empties): 8. e6 appearing with nothing
     // lifted makes it 3. e5.

@@ -828,18 +828,36 @@ impl Recognizer {
             !(line.blind() & shows & line.current().occupancy).is_empty()
                 && in_hand(line).is_empty()
         };
-        let reordered =
-            !reads_its_blind_piece(&self.lines[0]) && self.lines.iter().any(reads_its_blind_piece);
-        if reordered {
+        // With a piece in the hand, its own piece is read only where the hand's piece could
+        // not have come down; and the first line gives way so only if none of its pieces,
+        // in the hand or unseen (moving on with no lift), could have been carried there.
+        let reads_beside_a_hand = |line: &Line| {
+            let mine = line.blind() & shows & line.current().occupancy;
+            !(mine & !carried_to(line, occupied_now, mine, false)).is_empty()
+        };
+        let proven: Option<&dyn Fn(&Line) -> bool> = if !reads_its_blind_piece(&self.lines[0])
+            && self.lines.iter().any(reads_its_blind_piece)
+        {
+            Some(&reads_its_blind_piece)
+        } else if !reads_beside_a_hand(&self.lines[0])
+            && carried_to(&self.lines[0], occupied_now, shows, true).is_empty()
+            && self.lines.iter().any(reads_beside_a_hand)
+        {
+            Some(&reads_beside_a_hand)
+        } else {
+            None
+        };
+        let reordered = proven.is_some();
+        if let Some(proven) = proven {
             // Stable: among the proven, and among the rest, the order stays.
-            self.lines.sort_by_key(|line| !reads_its_blind_piece(line));
+            self.lines.sort_by_key(|line| !proven(line));
         }
         for line in &mut self.lines {
             // An unseen piece's square that reads again is read as any other.
             line.unseen &= !changed;
             // A sensor taken for stuck empty that now reads the piece the line has there
             // was no dead sensor: the piece stood off-centre and is straightened. Not while
-            // a piece is in the hand: that one has landed there.
+            // a piece is in the hand: that one may have landed there.
             if in_hand(line).is_empty() {
                 line.dead &= !(changed & occupied_now & line.current().occupancy);
             }
@@ -2317,6 +2335,38 @@ fn may_carry(piece: Piece, from: Square, to: Square) -> bool {
         }
         _ => shakmaty::attacks::attacks(from, piece, Bitboard::EMPTY).contains(to),
     }
+}
+
+/// The squares of `targets` that a piece of `line` could have been carried to: one in the
+/// hand (where `occupied_now` reads none; set down as a move or beside its square) or, with
+/// `unseen_too`, one the line cannot see, moving on with no lift.
+fn carried_to(
+    line: &Line,
+    occupied_now: Bitboard,
+    targets: Bitboard,
+    unseen_too: bool,
+) -> Bitboard {
+    let current = line.current();
+    let board = current.position.board();
+    let in_hand = current.occupancy & !occupied_now & !line.blind();
+    let unseen = if unseen_too {
+        current.occupancy & line.blind()
+    } else {
+        Bitboard::EMPTY
+    };
+    let carried = |from: Square, to: Square, beside: bool| {
+        board.piece_at(from).is_some_and(|piece| {
+            may_carry(piece, from, to)
+                || (beside && shakmaty::attacks::king_attacks(from).contains(to))
+        })
+    };
+    targets
+        .into_iter()
+        .filter(|&to| {
+            in_hand.into_iter().any(|from| carried(from, to, true))
+                || unseen.into_iter().any(|from| carried(from, to, false))
+        })
+        .collect()
 }
 
 /// Why a square's reading is not believed.

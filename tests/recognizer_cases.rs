@@ -1247,6 +1247,18 @@ fn a_line_whose_never_read_square_reads_its_own_piece_goes_first_beside_a_hand_t
 }
 
 #[test]
+fn a_catch_up_tells_a_piece_moving_on_from_where_it_stood_unseen() {
+    // 35... Qxd8 off-centre, 36. b4, 36... g5 and 37. a5 off-centre, 37... Qd7 from the
+    // unseen d8 (no lift), 38. Qc5: caught up once the board is still, the queen's move
+    // told by d7 filling, and proving the pawn's landing as a lift would.
+    let name = "unseen-caught-up-moving-on-unseen";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name));
+    assert_eq!(time_of(&result, "d8d7 74:Qd7"), Some(236_460));
+    assert_eq!(time_of(&result, "unseen a5"), Some(236_460));
+}
+
+#[test]
 fn a_capture_guessed_from_a_still_board_is_revised_when_its_piece_moves_on_from_where_it_stood() {
     // 3. e5 off-centre, guessed as 3. exd5 (d5 never empties): 8. e6 appearing with nothing
     // lifted makes it 3. e5.

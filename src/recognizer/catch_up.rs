@@ -53,6 +53,9 @@ struct Walk<'a> {
     /// Sensors the line believes.
     live: Bitboard,
     departed: Bitboard,
+    /// Pieces the line cannot see (unseen, or on a dead sensor): they move on with no lift,
+    /// told by where they land.
+    blind_pieces: Bitboard,
     skew: crate::reading::Millis,
     /// The piece a pawn reaching the last rank becomes, as in the search.
     promotion: Role,
@@ -123,6 +126,7 @@ impl Recognizer {
             sensed: self.sensed,
             live,
             departed,
+            blind_pieces: node.occupancy & line.blind(),
             skew: self.evidence.poll_skew(),
             promotion: self.pending_promotion(),
             tried: 0,
@@ -211,7 +215,12 @@ impl Recognizer {
             // The player's pieces after the reply: one of them lifted after it.
             let mover = step_mover(story, i, base);
             let theirs = mover & self.evidence.departed_since(reply_done);
-            !theirs.is_empty()
+            // Or a later move of theirs from a square the line cannot see, after the reply.
+            let moved_on = story.steps[i + 2..]
+                .iter()
+                .step_by(2)
+                .any(|later| later.departed > reply_done);
+            !theirs.is_empty() || moved_on
         })
     }
 }
@@ -265,30 +274,40 @@ impl Walk<'_> {
         let used = path
             .iter()
             .fold(Bitboard::EMPTY, |all, step| all | footprint(step.m).vacated);
-        // Only a piece on a square a hand left can move.
-        let movers = position.us() & self.departed & !used;
+        // Only a piece on a square a hand left can move, or one the line cannot see.
+        let movers = position.us() & (self.departed | self.blind_pieces) & !used;
         if movers.is_empty() {
             return;
         }
         for m in position.legal_moves() {
-            if !m.from().is_some_and(|from| movers.contains(from)) {
+            let Some(from) = m.from().filter(|from| movers.contains(*from)) else {
                 continue;
-            }
-            let Some(step) = self.seen_leaving(m, previous, used) else {
+            };
+            let step = if self.departed.contains(from) {
+                self.seen_leaving(m, previous, used)
+            } else {
+                self.seen_landing_from_a_blind_square(m, previous)
+            };
+            let Some(step) = step else {
                 continue;
             };
             self.tried += 1;
             if self.tried > MOST_MOVES_TRIED {
                 return;
             }
-            let Some((landed, newly_unseen)) = self.landing(m, step.departed, occupancy) else {
-                continue;
+            let (landed, newly_unseen) = match step.landed {
+                Some(landed) => (Some(landed), Bitboard::EMPTY),
+                None => match self.landing(m, step.departed, occupancy) {
+                    Some(landing) => landing,
+                    None => continue,
+                },
             };
-            // An unseen landing is proven only by its player lifting another piece later:
-            // without any such lift, no story through it is kept.
+            // An unseen landing is proven only by its player lifting another piece later
+            // (or moving one the line cannot see): without any, no story through it is kept.
             if newly_unseen.any() {
                 let theirs = (position.us() & !footprint(m).vacated) | footprint(m).landing();
-                if (theirs & self.evidence.departed_since(previous)).is_empty() {
+                let may_move_later = self.evidence.departed_since(previous) | self.blind_pieces;
+                if (theirs & may_move_later).is_empty() {
                     continue;
                 }
             }
@@ -345,6 +364,42 @@ impl Walk<'_> {
             m,
             departed,
             landed: None,
+        })
+    }
+
+    /// A piece the line cannot see moves on with no lift: told only by a square it reaches
+    /// reading filled after the previous move's piece left (a capture proven on its victim's
+    /// square), as a plain move or capture; it left just before.
+    fn seen_landing_from_a_blind_square(&self, m: Move, previous: Stamp) -> Option<Step> {
+        let Move::Normal {
+            from,
+            to,
+            capture,
+            promotion,
+            ..
+        } = m
+        else {
+            return None;
+        };
+        if promotion.is_some_and(|role| role != self.promotion)
+            || !self.live.contains(to)
+            || !self.sensed.contains(to)
+        {
+            return None;
+        }
+        let landed = if capture.is_some() {
+            self.evidence
+                .capture_proof(from, to, Bitboard::EMPTY, self.since)?
+        } else {
+            self.evidence.first_arrival(to, self.since, previous.t)?
+        };
+        (landed > previous).then_some(Step {
+            m,
+            departed: Stamp {
+                seq: landed.seq.saturating_sub(1),
+                t: landed.t,
+            },
+            landed: Some(landed),
         })
     }
 

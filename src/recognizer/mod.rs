@@ -1262,7 +1262,12 @@ impl Recognizer {
                     // unseen on c1, a square its bishop left, is no stuck c5). Those stories
                     // become lines too, behind the dead sensors' (the same square kept
                     // once, as a dead sensor that turns out unseen when it reads).
-                    if event_board && found.iter().all(|(_, e)| e.unproven > 0) {
+                    // Without events, where the story also plays moves against the hands'
+                    // order (doubly doubtful), the same.
+                    if found
+                        .iter()
+                        .all(|(_, e)| e.unproven > 0 && (event_board || e.out_of_order > 0))
+                    {
                         blind.extend(self.unseen_piece_stories(None));
                     }
                     blind.retain(|(i, e)| e.cost < rival && self.let_go_before_the_next(*i, e));

@@ -1259,6 +1259,27 @@ fn a_catch_up_tells_a_piece_moving_on_from_where_it_stood_unseen() {
 }
 
 #[test]
+fn a_catch_up_tells_a_pawn_it_set_down_unseen_taking_on_and_so_proven() {
+    // 11. c4 off-centre, 11... c6, 12. cxd5 (only d5 touched), 12... exd5: caught up a
+    // second after the last of them, not left illegal.
+    let name = "unseen-caught-up-capturing-unseen";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name));
+    assert_eq!(time_of(&result, "c4d5 13:cxd5"), Some(42_880));
+}
+
+#[test]
+fn a_catch_up_tells_a_capturer_set_down_unseen_on_its_victims_square() {
+    // 42... Rxh2 off-centre on h2 (its victim taken off, the square empty since), 43. a4
+    // off-centre, 43... f3, 44. b5: caught up once the board is still.
+    let name = "unseen-caught-up-capturer-set-down-unseen";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name));
+    assert_eq!(time_of(&result, "unseen h2"), Some(278_940));
+    assert_eq!(time_of(&result, "g2h2 82:Rxh2"), Some(278_940));
+}
+
+#[test]
 fn a_capture_guessed_from_a_still_board_is_revised_when_its_piece_moves_on_from_where_it_stood() {
     // 3. e5 off-centre, guessed as 3. exd5 (d5 never empties): 8. e6 appearing with nothing
     // lifted makes it 3. e5.

@@ -56,6 +56,9 @@ struct Walk<'a> {
     /// Pieces the line cannot see (unseen, or on a dead sensor): they move on with no lift,
     /// told by where they land.
     blind_pieces: Bitboard,
+    /// Whether a piece the story itself set down unseen may move on: not in a story that
+    /// tells the line's last move again (a victim's removal read as a move of its own).
+    unseen_move_on: bool,
     skew: crate::reading::Millis,
     /// The piece a pawn reaching the last rank becomes, as in the search.
     promotion: Role,
@@ -127,6 +130,7 @@ impl Recognizer {
             live,
             departed,
             blind_pieces: node.occupancy & line.blind(),
+            unseen_move_on: base == line.ply_count(),
             skew: self.evidence.poll_skew(),
             promotion: self.pending_promotion(),
             tried: 0,
@@ -274,8 +278,14 @@ impl Walk<'_> {
         let used = path
             .iter()
             .fold(Bitboard::EMPTY, |all, step| all | footprint(step.m).vacated);
-        // Only a piece on a square a hand left can move, or one the line cannot see.
-        let movers = position.us() & (self.departed | self.blind_pieces) & !used;
+        // Only a piece on a square a hand left can move, or one the line cannot see (the
+        // story's own unseen pieces too).
+        let story_unseen = if self.unseen_move_on {
+            unseen
+        } else {
+            Bitboard::EMPTY
+        };
+        let movers = position.us() & (self.departed | self.blind_pieces | story_unseen) & !used;
         if movers.is_empty() {
             return;
         }
@@ -297,7 +307,7 @@ impl Walk<'_> {
             }
             let (landed, newly_unseen) = match step.landed {
                 Some(landed) => (Some(landed), Bitboard::EMPTY),
-                None => match self.landing(m, step.departed, occupancy) {
+                None => match self.landing(m, step.departed, previous, occupancy) {
                     Some(landing) => landing,
                     None => continue,
                 },
@@ -306,8 +316,16 @@ impl Walk<'_> {
             // (or moving one the line cannot see): without any, no story through it is kept.
             if newly_unseen.any() {
                 let theirs = (position.us() & !footprint(m).vacated) | footprint(m).landing();
-                let may_move_later = self.evidence.departed_since(previous) | self.blind_pieces;
-                if (theirs & may_move_later).is_empty() {
+                let departed_since = self.evidence.departed_since(previous);
+                // The unseen piece itself may take, later, on a square a hand left since.
+                let takes_on = self.unseen_move_on && {
+                    let mut after = position.clone();
+                    after.play_unchecked(m);
+                    newly_unseen.into_iter().any(|square| {
+                        (after.board().attacks_from(square) & after.us() & departed_since).any()
+                    })
+                };
+                if (theirs & (departed_since | self.blind_pieces)).is_empty() && !takes_on {
                     continue;
                 }
             }
@@ -372,7 +390,6 @@ impl Walk<'_> {
     /// square), as a plain move or capture; it left just before.
     fn seen_landing_from_a_blind_square(&self, m: Move, previous: Stamp) -> Option<Step> {
         let Move::Normal {
-            from,
             to,
             capture,
             promotion,
@@ -387,12 +404,14 @@ impl Walk<'_> {
         {
             return None;
         }
-        let landed = if capture.is_some() {
-            self.evidence
-                .capture_proof(from, to, Bitboard::EMPTY, self.since)?
+        // Its first arrival after the previous move's piece left (a capture's, after its
+        // victim was taken off since).
+        let after = if capture.is_some() {
+            self.evidence.first_departure(to, previous)?
         } else {
-            self.evidence.first_arrival(to, self.since, previous.t)?
+            previous
         };
+        let landed = self.evidence.first_arrival(to, after, after.t)?;
         (landed > previous).then_some(Step {
             m,
             departed: Stamp {
@@ -411,6 +430,7 @@ impl Walk<'_> {
         &self,
         m: Move,
         departed: Stamp,
+        previous: Stamp,
         occupancy: Bitboard,
     ) -> Option<(Option<Stamp>, Bitboard)> {
         let print = footprint(m);
@@ -422,8 +442,14 @@ impl Walk<'_> {
             if !self.live.contains(victim) {
                 return Some((Some(departed), Bitboard::EMPTY));
             }
+            // Its victim taken off since the previous move's piece left, and the square
+            // empty since: the capturer was set down there off-centre.
             if !self.sensed.contains(victim) {
-                return None;
+                let taken_off = self
+                    .evidence
+                    .last_departure(victim, self.since)
+                    .is_some_and(|left| left > previous);
+                return taken_off.then_some((None, Bitboard::from_square(victim)));
             }
             let way = slide_way(m);
             let proof =

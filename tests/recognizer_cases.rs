@@ -1280,6 +1280,17 @@ fn a_catch_up_tells_a_capturer_set_down_unseen_on_its_victims_square() {
 }
 
 #[test]
+fn a_story_told_over_two_hands_keeps_the_lines_behind_that_tell_it_too() {
+    // 1. d4 never read (kept as d3 or d4), 7. g3 unseen read as two hands until White's
+    // next lift: told on both lines, so 21. d5 tells d4 in the end.
+    let name = "unseen-never-read-beside-two-hands";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name));
+    assert_eq!(time_of(&result, "unseen g3"), Some(25_060));
+    assert!(trace(&result, "sensor").is_empty());
+}
+
+#[test]
 fn a_capture_guessed_from_a_still_board_is_revised_when_its_piece_moves_on_from_where_it_stood() {
     // 3. e5 off-centre, guessed as 3. exd5 (d5 never empties): 8. e6 appearing with nothing
     // lifted makes it 3. e5.

@@ -1599,13 +1599,24 @@ impl Recognizer {
                 break;
             }
             // Over two hands, a search of its own on a board already read otherwise: on the
-            // likeliest line only.
+            // likeliest line; the lines behind it that tell a story as cheap are kept beside
+            // it (a pawn on d3 or d4, never read, stays undecided).
             let mut stories = self.explanations_moving_from(
                 !blinded,
                 accept_unproven_last,
                 refilled,
                 rival.is_some(),
             );
+            if let Some(cost) = stories.first().map(|(_, e)| e.cost)
+                && rival.is_some()
+                && self.lines.len() > 1
+            {
+                let behind = self
+                    .explanations_moving_from(!blinded, accept_unproven_last, refilled, false)
+                    .into_iter()
+                    .filter(|(i, e)| *i != 0 && e.cost == cost);
+                stories.extend(behind);
+            }
             stories.retain(|(i, e)| {
                 let landed = |m: &Move| moves::footprint(*m).landing() & blinded;
                 // An unseen piece must have landed on each square in the story; two, in its

@@ -232,25 +232,7 @@ impl Recognizer {
             return events;
         };
         let rival_events = rival.feed_oriented(batch);
-        if self.has_moved() {
-            return events;
-        }
-        // A move the other way round proves the orientation. With a dead sensor under the
-        // start position both ways see it, and only the right way round reads White's first
-        // move as one ply: the wrong way needs a hidden move before it.
-        if !rival.has_moved() {
-            self.rival = Some(rival);
-            return events;
-        }
-        *self = *rival;
-        let mut events = vec![Event {
-            t: last.t,
-            kind: EventKind::Orientation {
-                turned: self.turned,
-            },
-        }];
-        events.extend(rival_events);
-        events
+        self.settle_orientation(rival, events, rival_events, last.t)
     }
 
     /// Whether a move of the session has been recognised.
@@ -372,11 +354,50 @@ impl Recognizer {
     /// reading still revises it. Call
     /// it while idle; `feed` calls it first by itself.
     pub fn tick(&mut self, t: Millis) -> Vec<Event> {
+        let events = self.tick_oriented(t);
+        // Before the first move both ways round are read: a still board decides for each.
+        let Some(mut rival) = self.rival.take() else {
+            return events;
+        };
+        let rival_events = rival.tick_oriented(t);
+        self.settle_orientation(rival, events, rival_events, t)
+    }
+
+    /// Keeps this reading, or the rival one (turned the other way) once only that one has
+    /// seen a move.
+    fn settle_orientation(
+        &mut self,
+        rival: Box<Recognizer>,
+        events: Vec<Event>,
+        rival_events: Vec<Event>,
+        t: Millis,
+    ) -> Vec<Event> {
+        if self.has_moved() {
+            return events;
+        }
+        // A move the other way round proves the orientation. With a dead sensor under the
+        // start position both ways see it, and only the right way round reads White's first
+        // move as one ply: the wrong way needs a hidden move before it.
+        if !rival.has_moved() {
+            self.rival = Some(rival);
+            return events;
+        }
+        *self = *rival;
+        let mut events = vec![Event {
+            t,
+            kind: EventKind::Orientation {
+                turned: self.turned,
+            },
+        }];
+        events.extend(rival_events);
+        events
+    }
+
+    fn tick_oriented(&mut self, t: Millis) -> Vec<Event> {
         let still_since = self.now.t;
         let waiting = matches!(self.status, BoardStatus::Waiting { .. });
         let illegal = matches!(self.status, BoardStatus::Illegal { .. });
         if !(waiting || illegal)
-            || self.rival.is_some()
             || self.awaiting.is_some()
             || self.decided_still_at == Some(self.now)
             || t < still_since.saturating_add(self.config.still_ms)

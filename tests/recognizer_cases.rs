@@ -1291,6 +1291,28 @@ fn a_story_told_over_two_hands_keeps_the_lines_behind_that_tell_it_too() {
 }
 
 #[test]
+fn a_still_board_decides_before_the_first_move_is_read_both_ways_round() {
+    // 1. d4 and 2. c4 set down off-centre on a polled board: the still board decides the
+    // unseen pawn before any move has told the orientation; Bd3 tells d4.
+    let name = "unseen-first-moves-polled";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name));
+    assert_eq!(time_of(&result, "d2d3 1:d3"), Some(6_000));
+    assert_eq!(time_of(&result, "d2d3 d2d4 1:d4"), Some(42_000));
+    assert!(trace(&result, "orientation").is_empty());
+}
+
+#[test]
+fn a_catch_up_tells_captures_onto_a_square_it_set_a_piece_down_on_unseen() {
+    // A turned board with f4 stuck empty: 28... Nf4, 29. Bxf4 and 29... exf4 all land on f4,
+    // told once the board is still.
+    let name = "turned-dead-captures-onto-unseen";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name));
+    assert_eq!(time_of(&result, "e3f4 29:Bxf4"), Some(90_640));
+}
+
+#[test]
 fn a_capture_guessed_from_a_still_board_is_revised_when_its_piece_moves_on_from_where_it_stood() {
     // 3. e5 off-centre, guessed as 3. exd5 (d5 never empties): 8. e6 appearing with nothing
     // lifted makes it 3. e5.

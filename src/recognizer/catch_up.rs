@@ -56,6 +56,9 @@ struct Walk<'a> {
     /// Pieces the line cannot see (unseen, or on a dead sensor): they move on with no lift,
     /// told by where they land.
     blind_pieces: Bitboard,
+    /// Squares whose sensors have never changed in the session: a dead sensor may hide
+    /// there, so a piece the story sets down unseen may be taken there unseen too.
+    steady: Bitboard,
     /// Whether a piece the story itself set down unseen may move on: not in a story that
     /// tells the line's last move again (a victim's removal read as a move of its own).
     unseen_move_on: bool,
@@ -131,6 +134,7 @@ impl Recognizer {
             departed,
             blind_pieces: node.occupancy & line.blind(),
             unseen_move_on: base == line.ply_count(),
+            steady: self.steady,
             skew: self.evidence.poll_skew(),
             promotion: self.pending_promotion(),
             tried: 0,
@@ -281,7 +285,7 @@ impl Walk<'_> {
         // Only a piece on a square a hand left can move, or one the line cannot see (the
         // story's own unseen pieces too).
         let story_unseen = if self.unseen_move_on {
-            unseen
+            unseen & !used
         } else {
             Bitboard::EMPTY
         };
@@ -307,7 +311,13 @@ impl Walk<'_> {
             }
             let (landed, newly_unseen) = match step.landed {
                 Some(landed) => (Some(landed), Bitboard::EMPTY),
-                None => match self.landing(m, step.departed, previous, occupancy) {
+                None => match self.landing(
+                    m,
+                    step.departed,
+                    previous,
+                    occupancy,
+                    story_unseen & self.steady,
+                ) {
                     Some(landing) => landing,
                     None => continue,
                 },
@@ -329,17 +339,22 @@ impl Walk<'_> {
                     continue;
                 }
             }
+            // A capture of a piece the story set down unseen comes down unseen too.
+            let onto_unseen = (footprint(m).landing() & story_unseen & self.steady).any();
             let unseen = unseen | newly_unseen;
-            let blind_landing = (footprint(m).landing() & !self.live).any();
+            let blind_landing = (footprint(m).landing() & !self.live).any() || onto_unseen;
             let blind_landings = blind_landings + u32::from(blind_landing);
             if unseen.count() as u32 + blind_landings > MOST_UNSEEN {
                 continue;
             }
             path.push(Step { landed, ..step });
             // Only a story with a piece unseen, or set down where the line sees nothing, is
-            // one no other search tells; it does not end on such a square, where a piece
-            // still in the hand looks the same.
-            if !blind_landing && (unseen.any() || blind_landings > 0) {
+            // one no other search tells; it does not end on a square the line cannot see,
+            // where a piece still in the hand looks the same (the board has been still a
+            // second, but a hand may hold a piece that long: on a square the story itself
+            // set a piece unseen, the capture is the likelier).
+            let ends_blind = blind_landing && !onto_unseen;
+            if !ends_blind && (unseen.any() || blind_landings > 0) {
                 self.stories.push(Story {
                     steps: path.clone(),
                     unseen,
@@ -432,14 +447,15 @@ impl Walk<'_> {
         departed: Stamp,
         previous: Stamp,
         occupancy: Bitboard,
+        story_unseen: Bitboard,
     ) -> Option<(Option<Stamp>, Bitboard)> {
         let print = footprint(m);
         let from = m.from()?;
         if let Some(victim) = print.victim {
             // A capture on a square the line cannot see (a dead sensor's, or one with a
-            // piece unseen on it, the capturer set down unseen too) came down unseen by
-            // nature; it counts as an unseen landing.
-            if !self.live.contains(victim) {
+            // piece unseen on it, the line's or the story's, the capturer set down unseen
+            // too) came down unseen by nature; it counts as an unseen landing.
+            if !self.live.contains(victim) || story_unseen.contains(victim) {
                 return Some((Some(departed), Bitboard::EMPTY));
             }
             // Its victim taken off since the previous move's piece left, and the square

@@ -1313,6 +1313,16 @@ fn a_catch_up_tells_captures_onto_a_square_it_set_a_piece_down_on_unseen() {
 }
 
 #[test]
+fn a_guess_is_put_where_its_piece_was_seen_standing_rather_than_where_none_was() {
+    // 25... Nh5 off-centre, guessed as Nxe4; straightened on h5 and back to f6 later: Nh5,
+    // not Ng4 or Nd5 (which explain the board as well, with no sensor seeing them).
+    let name = "unseen-guess-seen-standing-or-not";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name));
+    assert_eq!(time_of(&result, "f6e4 f6h5 50:Nh5"), Some(174_200));
+}
+
+#[test]
 fn a_capture_guessed_from_a_still_board_is_revised_when_its_piece_moves_on_from_where_it_stood() {
     // 3. e5 off-centre, guessed as 3. exd5 (d5 never empties): 8. e6 appearing with nothing
     // lifted makes it 3. e5.

@@ -10,7 +10,7 @@ use shakmaty::{Bitboard, Move, Position, Role, Square};
 use super::evidence::PASSING_MS;
 use super::line::Line;
 use super::moves::{footprint, touched_squares};
-use super::search::{IN_PROGRESS, PLY, explain, in_progress_cost};
+use super::search::{IN_PROGRESS, PLY, UNSEEN_LANDING, explain, in_progress_cost};
 use super::{Recognizer, Stamp};
 
 /// How many plies back a move may be found to have ended elsewhere, unseen.
@@ -235,7 +235,10 @@ impl Recognizer {
                 }
                 // Its side must have moved since, unless its square reads the piece now.
                 let proven = seen_now || back >= 3;
-                let cost = REPAIR + PLY * back as u32;
+                // A landing the sensors saw (the piece standing there, then moving on) is
+                // likelier than one no sensor saw, on another square of its reach.
+                let unseen_landing = if repair.seen { 0 } else { UNSEEN_LANDING };
+                let cost = REPAIR + PLY * back as u32 + unseen_landing;
                 if apart.is_empty() {
                     if proven && !for_unseen {
                         found.push((cost, repair));

@@ -1323,6 +1323,16 @@ fn a_guess_is_put_where_its_piece_was_seen_standing_rather_than_where_none_was()
 }
 
 #[test]
+fn a_repair_among_equal_squares_takes_one_whose_sensor_has_never_changed_first() {
+    // A turned board, b4 stuck empty: 51. Qb4 guessed as a capture, then moving on to b6
+    // with no lift: of the squares that tell it equally, the never-read b4 is taken.
+    let name = "turned-dead-repair-onto-a-never-read-square";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name));
+    assert_eq!(time_of(&result, "f4h4 f4b4 51:Qb4+"), Some(168_640));
+}
+
+#[test]
 fn a_capture_guessed_from_a_still_board_is_revised_when_its_piece_moves_on_from_where_it_stood() {
     // 3. e5 off-centre, guessed as 3. exd5 (d5 never empties): 8. e6 appearing with nothing
     // lifted makes it 3. e5.

@@ -294,10 +294,18 @@ impl Recognizer {
         let Some(cheapest) = found.iter().map(|(cost, _)| *cost).min() else {
             return false;
         };
-        let mut lines: Vec<Line> = found
+        let mut cheapest_found: Vec<Repair> = found
             .into_iter()
             .filter(|(cost, _)| *cost == cheapest)
-            .filter_map(|(_, repair)| {
+            .map(|(_, repair)| repair)
+            .collect();
+        // Among equals, an unseen landing on a square whose sensor has never changed first:
+        // it may be a dead sensor's, where every piece comes down unseen.
+        cheapest_found
+            .sort_by_key(|repair| repair.seen || !self.steady.contains(repair.alternative.to()));
+        let mut lines: Vec<Line> = cheapest_found
+            .into_iter()
+            .filter_map(|repair| {
                 let base = n - repair.back;
                 let mut repaired = line.clone();
                 repaired.nodes.truncate(base);

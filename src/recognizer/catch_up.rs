@@ -44,6 +44,8 @@ struct Story {
     /// Moves that came down where the line sees nothing (a dead sensor's square, or a
     /// piece unseen there taken), unseen by nature.
     blind_landings: u32,
+    /// Its last move takes, unseen, a piece it set down unseen itself.
+    ends_onto_unseen: bool,
 }
 
 struct Walk<'a> {
@@ -172,9 +174,11 @@ impl Recognizer {
             {
                 0
             } else {
-                // No more than one move under way: a second hand is a story of its own.
+                // No more than one move under way: a second hand is a story of its own. Not
+                // after a capture no sensor saw: a piece in the air then (one knocked over by
+                // the capturing hand) says the hand is not done.
                 match in_progress_cost(&caught_up, view, &self.evidence, self.settled_at) {
-                    Some(IN_PROGRESS) => IN_PROGRESS,
+                    Some(IN_PROGRESS) if !story.ends_onto_unseen => IN_PROGRESS,
                     _ => continue,
                 }
             };
@@ -359,6 +363,7 @@ impl Walk<'_> {
                     steps: path.clone(),
                     unseen,
                     blind_landings,
+                    ends_onto_unseen: onto_unseen,
                 });
             }
             let mut next = position.clone();

@@ -1333,6 +1333,16 @@ fn a_repair_among_equal_squares_takes_one_whose_sensor_has_never_changed_first()
 }
 
 #[test]
+fn a_catch_up_is_not_spoiled_by_a_square_a_slid_piece_only_passed_over() {
+    // 8... c5 off-centre, 9. h3, 9... cxd4 by the unseen pawn, 10. Qxd4 slid over d3 (which
+    // held no piece then or now): caught up once the board is still.
+    let name = "unseen-caught-up-past-a-slide";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name));
+    assert_eq!(time_of(&result, "d2d4 19:Qxd4"), Some(57_480));
+}
+
+#[test]
 fn a_capture_guessed_from_a_still_board_is_revised_when_its_piece_moves_on_from_where_it_stood() {
     // 3. e5 off-centre, guessed as 3. exd5 (d5 never empties): 8. e6 appearing with nothing
     // lifted makes it 3. e5.

@@ -123,9 +123,12 @@ impl Recognizer {
         let view = self.view();
         let live = view.live & !line.blind();
         let departed = self.evidence.departed_since(node.since) & live;
+        // A square with no piece then or now was only passed over (a slid piece, a brush
+        // beside its way) or flickered: no lift of a piece.
+        let lifts = departed & (node.occupancy | self.sensed);
         // An unseen landing, the reply and the same player's next lift, at the least; and
         // no more than a few plies' worth (a board being set up or cleared is not a game).
-        if !(3..=MOST_LIFTS).contains(&departed.count()) {
+        if departed.count() < 3 || lifts.count() > MOST_LIFTS {
             return Vec::new();
         }
         let mut walk = Walk {
@@ -193,7 +196,8 @@ impl Recognizer {
     /// Whether every square a hand left since is the story's, holds a piece of the move
     /// under way, lifted after the story's last move began, or has its piece back: one only
     /// touched or straightened (a pawn lifted and set back before the queen beside it moved)
-    /// is no move of the story, and does not spoil it.
+    /// is no move of the story, and does not spoil it; nor does one that never held a piece
+    /// (a slid piece passing over it, a flicker).
     fn all_lifts_told(&self, story: &Story, caught_up: &Line, departed: Bitboard) -> bool {
         let told = story
             .steps
@@ -203,7 +207,9 @@ impl Recognizer {
         let set_back = self.sensed & caught_up.current().occupancy;
         let last_began = story.steps.last().map(|step| step.departed);
         let since = caught_up.nodes[0].since;
-        (departed & !told).into_iter().all(|square| {
+        // A square with no piece before the story, after it or now: passed over, no lift.
+        let passed = !caught_up.nodes[0].occupancy & !caught_up.current().occupancy & !self.sensed;
+        (departed & !told & !passed).into_iter().all(|square| {
             set_back.contains(square)
                 || (in_the_air.contains(square)
                     && self

@@ -1835,7 +1835,9 @@ impl Recognizer {
             .moves
             .iter()
             .fold(Bitboard::EMPTY, |all, &m| all | touched_squares(m));
-        let left_empty = self.evidence.departed_since(since) & !self.sensed & !touched;
+        // (A square that held no piece was only passed over, or flickered.)
+        let held = self.lines[0].current().occupancy;
+        let left_empty = self.evidence.departed_since(since) & !self.sensed & !touched & held;
         e.undo == 0
             && moves::footprint(*first).landing().contains(square)
             && e.unproven == 0

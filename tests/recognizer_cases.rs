@@ -1343,6 +1343,17 @@ fn a_catch_up_is_not_spoiled_by_a_square_a_slid_piece_only_passed_over() {
 }
 
 #[test]
+fn a_piece_knocked_beside_a_slide_and_set_back_a_little_late_is_read_again() {
+    // 6... Bb4 slid, knocking the b5 knight over as it lands (read as 7. Nxa7 7... Bb4);
+    // the knight set back 1.1 s later: 6... Bb4, no sensor blamed.
+    let name = "knock-set-back-late-beside-a-slide";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name));
+    assert_eq!(time_of(&result, "f8c5 f8b4 12:Bb4"), Some(41_380));
+    assert!(trace(&result, "sensor").is_empty());
+}
+
+#[test]
 fn a_capture_guessed_from_a_still_board_is_revised_when_its_piece_moves_on_from_where_it_stood() {
     // 3. e5 off-centre, guessed as 3. exd5 (d5 never empties): 8. e6 appearing with nothing
     // lifted makes it 3. e5.

@@ -425,11 +425,28 @@ impl Recognizer {
         // beside a piece knocked over and set back, read as a capture of that piece). Not
         // with a dead sensor, which may hide a lift; nor long after the last move, when
         // the other player's hand may have lifted a piece unseen.
+        // A piece beside the last move's squares, knocked over by its hand, may take a
+        // little longer to be set back.
         let moved_at = self.lines[0].current().since.t;
+        let beside_the_move = self.lines[0]
+            .current()
+            .last_move
+            .map_or(Bitboard::EMPTY, |m| {
+                touched_squares(m)
+                    .into_iter()
+                    .fold(Bitboard::EMPTY, |near, sq| {
+                        near | shakmaty::attacks::king_attacks(sq)
+                    })
+            });
         let placed_soon = placed.into_iter().all(|square| {
+            let within = if beside_the_move.contains(square) {
+                5 * self.config.still_ms / 2
+            } else {
+                self.config.still_ms
+            };
             self.evidence
                 .last_arrival(square, self.lines[0].current().since)
-                .is_some_and(|arrival| arrival.t <= moved_at + self.config.still_ms)
+                .is_some_and(|arrival| arrival.t <= moved_at + within)
         });
         if lifted.is_empty() && !placed.is_empty() && placed_soon && self.dead().is_empty() {
             let found = self.explanations(false);

@@ -963,17 +963,7 @@ impl Recognizer {
             }
             // A piece in the hand, set down as a move or beside its square (knocked, nudged);
             // or one the line cannot see, which moves on with no lift, as a move only.
-            let board = current.position.board();
-            let carried = |from: Square, beside: bool| {
-                board.piece_at(from).is_some_and(|piece| {
-                    may_carry(piece, from, square)
-                        || (beside && shakmaty::attacks::king_attacks(from).contains(square))
-                })
-            };
-            let in_hand = current.occupancy & !sensed & !line.blind();
-            let unseen = current.occupancy & line.blind();
-            in_hand.into_iter().any(|from| carried(from, true))
-                || unseen.into_iter().any(|from| carried(from, false))
+            carried_to(line, sensed, Bitboard::from_square(square), true).any()
         };
         let before = self.lines.len();
         self.lines.retain(may_carry_one_there);

@@ -1354,6 +1354,16 @@ fn a_piece_knocked_beside_a_slide_and_set_back_a_little_late_is_read_again() {
 }
 
 #[test]
+fn a_capture_by_a_piece_over_a_dead_sensor_is_read_when_the_other_player_replies() {
+    // f6 stuck occupied: 16... Nxd7 shows only d7 touched; White's 17. Bf4 then is the reply
+    // to it, not a piece of the side to move set down on its way.
+    let name = "dead-occupied-capture-read-at-the-reply";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name));
+    assert_eq!(time_of(&result, "f6d7 32:Nxd7"), Some(102_400));
+}
+
+#[test]
 fn a_capture_guessed_from_a_still_board_is_revised_when_its_piece_moves_on_from_where_it_stood() {
     // 3. e5 off-centre, guessed as 3. exd5 (d5 never empties): 8. e6 appearing with nothing
     // lifted makes it 3. e5.

@@ -94,6 +94,7 @@ pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
         } else {
             Bitboard::EMPTY
         },
+        left_and_refilled: ctx.left_and_refilled | taken_by_a_blind_piece(line, ctx.evidence),
         ..*ctx
     };
     let mut found = Vec::new();
@@ -130,6 +131,31 @@ pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
         }
     }
     cheapest(found)
+}
+
+/// Squares a piece of the side to move that the line cannot see (unseen, or on a dead
+/// sensor) may have captured on since the line's position: an opponent's piece there, the
+/// square read empty and filled again. Such a capture shows no lift, only its victim's
+/// square touched, as an adjustment would; the reply tells them apart.
+fn taken_by_a_blind_piece(line: &Line, evidence: &Evidence) -> Bitboard {
+    let current = line.current();
+    let position = &current.position;
+    let capturers = position.us() & line.blind();
+    if capturers.is_empty() {
+        return Bitboard::EMPTY;
+    }
+    let reach = capturers.into_iter().fold(Bitboard::EMPTY, |all, from| {
+        all | position.board().attacks_from(from)
+    });
+    (reach & position.them())
+        .into_iter()
+        .filter(|&square| {
+            evidence
+                .last_departure(square, current.since)
+                .zip(evidence.last_arrival(square, current.since))
+                .is_some_and(|(left, arrived)| arrived > left)
+        })
+        .collect()
 }
 
 fn cheapest(mut found: Vec<Explanation>) -> Vec<Explanation> {
@@ -368,8 +394,11 @@ impl Search<'_, '_> {
                     .first_departure(victim, self.since)
                     .is_some_and(|left| left <= stamp)
             };
+            // A capture by a piece the line cannot see shows only its victim's square
+            // touched: a touch later than another is no likelier a capture.
+            let from_blind = departure.is_none() && !self.ctx.live.contains(from);
             match proof {
-                Some(stamp) if seen_taken_off(stamp) => {
+                Some(stamp) if seen_taken_off(stamp) && !from_blind => {
                     latest_proof = latest_proof.max(Some(stamp))
                 }
                 Some(_) => {}
@@ -598,7 +627,13 @@ pub fn in_progress_cost_when(
     }
     // A piece set down on its way, on a square it cannot go to: the hand will move it on.
     // Dearer than correcting the last move, cheaper than rewriting it into a longer story.
-    if missing.count() == 1 && extra.count() == 1 {
+    // (Not the other player's piece where a piece the line cannot see may have captured
+    // meanwhile, only its victim's square touched: then that player's piece moved is the
+    // reply.)
+    let replied_to_a_blind_capture = || {
+        (missing & current.position.them()).any() && taken_by_a_blind_piece(line, evidence).any()
+    };
+    if missing.count() == 1 && extra.count() == 1 && !replied_to_a_blind_capture() {
         return Some(IN_PROGRESS + REVISION + 1);
     }
     // Both players' hands at once: a move, and the other player's piece lifted or touched.

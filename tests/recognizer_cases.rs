@@ -1364,6 +1364,16 @@ fn a_capture_by_a_piece_over_a_dead_sensor_is_read_when_the_other_player_replies
 }
 
 #[test]
+fn a_pawn_slid_two_squares_over_two_polls_is_revised_onto_the_second_at_once() {
+    // 2... f5 slid f7-f6-f5 on a polled board, f6 read for one poll: revised to f5 when the
+    // pawn leaves f6 and reads on f5, not left waiting on a ghost beside White's hand.
+    let name = "slide-pawn-two-squares-polled";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name));
+    assert_eq!(time_of(&result, "f7f6 f7f5 4:f5"), Some(5_275));
+}
+
+#[test]
 fn a_capture_guessed_from_a_still_board_is_revised_when_its_piece_moves_on_from_where_it_stood() {
     // 3. e5 off-centre, guessed as 3. exd5 (d5 never empties): 8. e6 appearing with nothing
     // lifted makes it 3. e5.

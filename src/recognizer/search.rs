@@ -613,7 +613,35 @@ pub fn in_progress_cost_when(
         still,
         polled: evidence.is_event_board(),
     };
-    if one_in_hand || part_of_a_move(current, sensed, disturbed, 0, straddle) {
+    // The last move's pawn gone from where it was read, and a piece read at once on the
+    // square beyond that it could have been pushed to instead: it slid on (f7-f6-f5 in two
+    // polls), no sensor ghost beside another hand's move.
+    let went_on = line.ply_count() >= 1 && {
+        let previous = &line.nodes[line.ply_count() - 1];
+        current.last_move.is_some_and(|last| {
+            missing.contains(last.to())
+                && extra.single_square().is_some_and(|square| {
+                    // (A pawn pushed two squares: a piece sliding further reads on its way as
+                    // the search already tells.)
+                    let straight_on = last.role() == Role::Pawn
+                        && last.from().is_some_and(|from| {
+                            shakmaty::attacks::between(from, square).contains(last.to())
+                        });
+                    straight_on
+                        && previous
+                            .legal_moves()
+                            .iter()
+                            .any(|(m, _)| m.from() == last.from() && m.to() == square)
+                        && evidence
+                            .last_arrival(square, current.since)
+                            .zip(evidence.last_departure(last.to(), current.since))
+                            .is_some_and(|(arrived, left)| {
+                                arrived.t.abs_diff(left.t) <= STRADDLE_MS
+                            })
+                })
+        })
+    };
+    if !went_on && (one_in_hand || part_of_a_move(current, sensed, disturbed, 0, straddle)) {
         return Some(IN_PROGRESS);
     }
     // Cheapest first: the last move being corrected: its piece is picked up again and moved on.

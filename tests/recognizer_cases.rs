@@ -1406,3 +1406,11 @@ fn a_square_brushed_beside_a_slides_first_step_before_its_origin_empties_is_the_
     assert!(trace(&result, "revise").iter().all(|r| !r.contains("e7f5")));
     assert_eq!(decided_at(&result, "9:Bd6"), Some(10_100));
 }
+
+#[test]
+fn a_queen_slid_onto_a_victim_lifted_as_it_passes_is_one_capture_not_a_move_and_its_reply() {
+    // One poll: d8 lifted, e8 brushed, f6 lifted, e7 passed; the next poll sets it on f6.
+    let result = expect_game_without_alarm("slide-polled-capture-victim-lifted-mid-slide");
+    assert!(trace(&result, "move").iter().all(|m| !m.contains("d8e8")));
+    assert_eq!(decided_at(&result, "24:Qxf6"), Some(73_750));
+}

@@ -262,10 +262,20 @@ impl Recognizer {
         if let Some(mut once) = before
             && self.status != BoardStatus::Settled
         {
+            // A move and its reply both made within one poll are no hands' work: a slid
+            // piece's passing square read as a move, the victim it slides on to lifted
+            // as the reply. The read's end then needs only tell a cheaper story.
+            let answered_within_the_read =
+                self.lines[0].ply_count() >= once.lines[0].ply_count() + 2;
             // What the read shows at its end, decided once with all its events heard, if
             // that settles the board on a cheaper story.
             once.feed_in_turn(batch, true);
-            if once.status == BoardStatus::Settled && once.story_cost() < self.story_cost() {
+            let once_will_do = match once.status {
+                BoardStatus::Settled => true,
+                BoardStatus::Waiting { .. } => answered_within_the_read,
+                BoardStatus::Illegal { .. } => false,
+            };
+            if once_will_do && once.story_cost() < self.story_cost() {
                 *self = once;
             }
         }

@@ -1414,3 +1414,26 @@ fn a_queen_slid_onto_a_victim_lifted_as_it_passes_is_one_capture_not_a_move_and_
     assert!(trace(&result, "move").iter().all(|m| !m.contains("d8e8")));
     assert_eq!(decided_at(&result, "24:Qxf6"), Some(73_750));
 }
+
+#[test]
+fn a_piece_the_mover_knocks_over_beside_its_move_leaves_the_move_decided_when_it_lands() {
+    // 35... Rd4-d5 knocks the c5 pawn over as the rook is lifted; it is set back 1.6 s later.
+    let name = "knock-own-piece-beside-a-move";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name), "{name}");
+    assert!(
+        no_alarm_from(&result, 218_000),
+        "{:?}",
+        trace(&result, "illegal")
+    );
+    assert_eq!(decided_at(&result, "70:Rd5"), Some(225_640));
+}
+
+#[test]
+fn a_rook_slid_on_towards_a_victim_lifted_first_is_no_move_beside_a_knocked_piece() {
+    // 31. Ra1-a2-a3 takes the bishop on a3, lifted first: not 31. Ra2 with a3 knocked over.
+    let name = "slide-capture-victim-lifted-first-straight-on";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name), "{name}");
+    assert!(trace(&result, "move").iter().all(|m| !m.contains("a1a2")));
+}

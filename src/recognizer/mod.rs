@@ -1428,9 +1428,26 @@ impl Recognizer {
                 }
                 _ => true,
             };
+            // The other player's hand, or the mover's own piece beside its way, knocked
+            // over as it was lifted; not one straight on past where it landed, which it
+            // may be sliding on to take (a rook slid a1-a2 on its way to a bishop on a3
+            // lifted first).
+            let beside_its_way =
+                search::beside(moves::touched_squares(m) | moves::slide_way(m).passed);
+            let straight_on = missing
+                .into_iter()
+                .filter(|&square| {
+                    m.from().is_some_and(|from| {
+                        shakmaty::attacks::between(from, square).contains(m.to())
+                    })
+                })
+                .collect::<Bitboard>();
+            let knocked = search::knocked_with_a_lift(&self.evidence, current.since, missing)
+                & beside_its_way
+                & !straight_on;
             view.extra(after).is_empty()
                 && missing.count() == 1
-                && (missing & !current.position.them()).is_empty()
+                && (missing & !current.position.them() & !knocked).is_empty()
                 && moves::promotion_role(m).is_none_or(|r| r == promotion)
                 && proven
         });

@@ -542,6 +542,9 @@ pub const IN_PROGRESS: u32 = PLY + 1;
 /// during a move: still a move in progress, but dearer than correcting the last move with
 /// a ply after it, which is what a stray reading on the last move's square looks like.
 pub const SECOND_HAND: u32 = 15;
+/// A move under way whose hand knocked a piece beside its way, not yet set back: a
+/// second hand's price and a little more, still below three plies.
+pub const KNOCKED_IN_PROGRESS: u32 = 3 * PLY + 1;
 
 /// What the working sensors read, to compare with a position.
 #[derive(Clone, Copy)]
@@ -641,7 +644,9 @@ pub fn in_progress_cost_when(
                 })
         })
     };
-    if !went_on && (one_in_hand || part_of_a_move(current, sensed, disturbed, 0, straddle)) {
+    if !went_on
+        && (one_in_hand || part_of_a_move(current, sensed, disturbed, Spare::None, straddle))
+    {
         return Some(IN_PROGRESS);
     }
     // Cheapest first: the last move being corrected: its piece is picked up again and moved on.
@@ -649,7 +654,7 @@ pub fn in_progress_cost_when(
         let previous = &line.nodes[line.ply_count() - 1];
         let disturbed =
             evidence.disturbed_since(previous.since.max(settled_at)) & previous.occupancy;
-        if part_of_a_move(previous, sensed, disturbed, 0, straddle) {
+        if part_of_a_move(previous, sensed, disturbed, Spare::None, straddle) {
             return Some(IN_PROGRESS + REVISION);
         }
     }
@@ -669,8 +674,23 @@ pub fn in_progress_cost_when(
     let touched = missing | disturbed;
     let two_in_hand =
         extra.is_empty() && (touched & !theirs).count() <= 1 && (touched & theirs).count() <= 1;
-    if two_in_hand || part_of_a_move(current, sensed, disturbed, 1, straddle) {
+    if two_in_hand || part_of_a_move(current, sensed, disturbed, Spare::TheirHand, straddle) {
         return Some(IN_PROGRESS + SECOND_HAND);
+    }
+    // A move whose hand knocked a piece beside its way, the mover's own too, not yet set
+    // back: dearer than the other player's hand, cheaper than three plies.
+    // (Not a piece only guessed to stand there: a capture guessed from a still board may
+    // have been the piece set down unseen, and its victim there the one lifted now.)
+    let knocked = knocked_with_a_lift(evidence, current.since.max(settled_at), missing | disturbed)
+        & !guessed_landings(line);
+    if part_of_a_move(
+        current,
+        sensed,
+        disturbed,
+        Spare::Knocked(knocked),
+        straddle,
+    ) {
+        return Some(KNOCKED_IN_PROGRESS);
     }
     // The same, with the other player's hand on one of their pieces.
     if extra.count() == 1 && (missing & !theirs).count() == 1 && (missing & theirs).count() == 1 {
@@ -695,21 +715,71 @@ pub fn in_progress_cost_when(
                 &Node::new(after, Some(m), current.since),
                 sensed,
                 disturbed_elsewhere,
-                0,
+                Spare::None,
                 straddle,
             )
         });
     unseen_landing_then_reply.then_some(PLY + UNPROVEN_CAPTURE + IN_PROGRESS)
 }
 
-/// Whether the board shows a move of `node` under way, with at most `spare` squares lifted
-/// or touched by another hand; on a board still for a second, no piece straddling its
+/// What else a hand may have lifted or touched while a move is under way.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Spare {
+    None,
+    /// One of the other player's pieces: their hand.
+    TheirHand,
+    /// One piece beside the move's squares, among these: knocked by the moving hand.
+    Knocked(Bitboard),
+}
+
+/// Where the line's pieces stand by a move guessed from a still board.
+fn guessed_landings(line: &Line) -> Bitboard {
+    line.nodes
+        .iter()
+        .filter(|node| node.guessed)
+        .filter_map(|node| node.last_move)
+        .map(|m| Bitboard::from_square(m.to()))
+        .fold(Bitboard::EMPTY, |all, square| all | square)
+        & line.current().occupancy
+}
+
+/// Of `squares`, those whose piece left within a moment of another square's lifting: a
+/// hand grasping the piece beside knocks it then, not a second later.
+pub(super) fn knocked_with_a_lift(
+    evidence: &Evidence,
+    since: Stamp,
+    squares: Bitboard,
+) -> Bitboard {
+    let departed = evidence.departed_since(since);
+    squares
+        .into_iter()
+        .filter(|&square| {
+            evidence
+                .first_departure(square, since)
+                .is_some_and(|knocked| {
+                    (departed & !Bitboard::from_square(square))
+                        .into_iter()
+                        .filter_map(|other| evidence.first_departure(other, since))
+                        .any(|lifted| lifted.t.abs_diff(knocked.t) <= PASSING_MS)
+                })
+        })
+        .collect()
+}
+
+pub(super) fn beside(squares: Bitboard) -> Bitboard {
+    squares
+        .into_iter()
+        .fold(Bitboard::EMPTY, |near, sq| near | king_attacks(sq))
+}
+
+/// Whether the board shows a move of `node` under way, with at most one square lifted or
+/// touched as `spare` allows; on a board still for a second, no piece straddling its
 /// square and the next.
 fn part_of_a_move(
     node: &Node,
     sensed: Sensed,
     disturbed: Bitboard,
-    spare: usize,
+    spare: Spare,
     straddle: Straddle,
 ) -> bool {
     let missing = sensed.missing(node.occupancy);
@@ -722,19 +792,26 @@ fn part_of_a_move(
         // sensor ghost looks like, and must not make room for a rewritten story. A second
         // hand is no excuse for a piece that landed unlifted.
         let picked_up = extra.is_empty()
-            || (extra.count() <= 1 && spare == 0)
+            || (extra.count() <= 1 && spare == Spare::None)
             || !(may_empty & missing).is_empty();
         let stray = (missing & !may_empty) | (disturbed & !(may_empty | print.filled));
-        // Only the other player's own pieces are the second hand's.
-        let second_hand = stray.count() <= spare && (stray & !node.position.them()).is_empty();
+        let second_hand = stray.count() <= 1
+            && match spare {
+                Spare::None => false,
+                // Only the other player's own pieces are the second hand's.
+                Spare::TheirHand => (stray & !node.position.them()).is_empty(),
+                // The moving hand knocks a piece beside the squares it passes, its own too.
+                Spare::Knocked(knocked) => {
+                    let beside_its_way = beside(touched_squares(m) | slide_way(m).passed);
+                    (stray & !(knocked & beside_its_way)).is_empty()
+                }
+            };
         // A piece slid along the board reads on the squares it passes, once it has left
         // its square; while it still straddles its square, only on the next one.
         let way = slide_way(m);
         let passing = extra & (way.passed | way.brushed) & !print.filled;
         let origin = print.lifted & !victim;
-        let next_to_origin = origin
-            .into_iter()
-            .fold(Bitboard::EMPTY, |near, sq| near | king_attacks(sq));
+        let next_to_origin = beside(origin);
         // A piece still on a square its sensor sees, and on the next: a moment of a slide,
         // never a second's (a rook set down on d3 and nudged onto e2 is not the queen on f1
         // sliding over e2 to take it). On a polled board the next square may be one its

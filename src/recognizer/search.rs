@@ -666,7 +666,11 @@ pub fn in_progress_cost_when(
     let replied_to_a_blind_capture = || {
         (missing & current.position.them()).any() && taken_by_a_blind_piece(line, evidence).any()
     };
-    if missing.count() == 1 && extra.count() == 1 && !replied_to_a_blind_capture() {
+    if missing.count() == 1
+        && extra.count() == 1
+        && (missing & current.position.us()).any()
+        && !replied_to_a_blind_capture()
+    {
         return Some(IN_PROGRESS + REVISION + 1);
     }
     // Both players' hands at once: a move, and the other player's piece lifted or touched.

@@ -666,9 +666,17 @@ pub fn in_progress_cost_when(
     let replied_to_a_blind_capture = || {
         (missing & current.position.them()).any() && taken_by_a_blind_piece(line, evidence).any()
     };
+    // (The mover's piece, or the last move's going on before the mover lifted anything:
+    // the other player's piece set down is their reply.)
+    let mover_lifted = (evidence.departed_since(current.since) & current.position.us()).any();
+    let last_moving_on = match current.last_move {
+        Some(last) if !mover_lifted => Bitboard::from_square(last.to()),
+        _ => Bitboard::EMPTY,
+    };
+    let moving_on = current.position.us() | last_moving_on;
     if missing.count() == 1
         && extra.count() == 1
-        && (missing & current.position.us()).any()
+        && (missing & moving_on).any()
         && !replied_to_a_blind_capture()
     {
         return Some(IN_PROGRESS + REVISION + 1);

@@ -1461,3 +1461,18 @@ fn the_other_players_piece_set_down_is_their_reply_not_a_piece_on_its_way() {
     assert_eq!(games(&result), expected_games(name), "{name}");
     assert_eq!(decided_at(&result, "79:Be8+"), Some(248_400));
 }
+
+#[test]
+fn a_landing_on_a_never_read_square_where_a_piece_already_stood_goes_first() {
+    // d4 never reads: 12. Qd4 is taken over the ten other squares the queen could reach.
+    let name = "dead-landing-where-a-piece-stood-unread";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name), "{name}");
+    let ambiguous = trace(&result, "ambiguous");
+    assert!(
+        ambiguous
+            .iter()
+            .any(|a| a.starts_with("ambiguous 23:d3d4,")),
+        "{ambiguous:?}"
+    );
+}

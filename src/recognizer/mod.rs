@@ -2061,11 +2061,17 @@ impl Recognizer {
         self.released = None;
         let cost = found.first().map_or(0, |(_, e)| e.cost);
         self.spent = self.spent.saturating_add(cost);
-        let mut next: Vec<(i32, Line)> = found
+        let mut next: Vec<(bool, i32, Line)> = found
             .into_iter()
             .map(|(i, e)| {
                 let mut advanced = self.lines[i].clone();
                 let stood_on = self.never_read_under_a_piece(&advanced, e.undo, e.newly_unseen);
+                // A square taken for blind where a piece already stood unread is a sensor
+                // proven stuck: that story goes before stories blaming a square with no
+                // such past.
+                let proven_blind = !self
+                    .never_read_under_a_piece(&advanced, e.undo, e.newly_unseen | e.newly_dead)
+                    .is_empty();
                 advanced.dead |= e.newly_dead | stood_on;
                 advanced.unseen |= e.newly_unseen & !stood_on;
                 advanced.apply(e.undo, &e.moves, stamp);
@@ -2073,12 +2079,14 @@ impl Recognizer {
                 // was in the hand) is believed again where the line now agrees with it:
                 // its piece was only unseen.
                 advanced.dead &= self.steady | (self.sensed ^ advanced.current().occupancy);
-                (advanced.current().plausibility, advanced)
+                (proven_blind, advanced.current().plausibility, advanced)
             })
             .collect();
         // Stable: among equals, the order of the old lines (most likely first) stays.
-        next.sort_by_key(|(plausibility, _)| std::cmp::Reverse(*plausibility));
-        self.lines = next.into_iter().map(|(_, line)| line).collect();
+        next.sort_by_key(|(proven_blind, plausibility, _)| {
+            (!*proven_blind, std::cmp::Reverse(*plausibility))
+        });
+        self.lines = next.into_iter().map(|(_, _, line)| line).collect();
         self.dedupe_lines();
         self.lines.truncate(MAX_LINES);
         let promoted = self.lines[0]

@@ -1476,3 +1476,12 @@ fn a_landing_on_a_never_read_square_where_a_piece_already_stood_goes_first() {
         "{ambiguous:?}"
     );
 }
+
+#[test]
+fn a_capture_of_a_piece_the_line_cannot_see_keeps_quiet_unseen_landings_beside_it() {
+    // 14... Qa4+ unseen, read first as Qxc5 of a pawn unseen on c5; a4 straightened tells.
+    let name = "unseen-capture-of-an-unseen-piece-or-landing-elsewhere";
+    let result = run(name, None);
+    assert_eq!(games(&result), expected_games(name), "{name}");
+    assert_eq!(time_of(&result, "revise a7c5 a7a4 27:Qa4+"), Some(92_750));
+}

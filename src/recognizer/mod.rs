@@ -1288,10 +1288,22 @@ impl Recognizer {
                 // cheaper such stories become lines beside it (ranked, as all lines, by how
                 // plausible their moves are), for later moves to tell apart.
                 let event_board = self.evidence.is_event_board();
+                // A capture of a piece the line cannot see shows nothing on its square: the
+                // capturer may as well have come down unseen elsewhere.
+                let takes_a_blind_piece = |i: usize, e: &Explanation| {
+                    let blind = self.lines[i].blind();
+                    e.moves.iter().any(|&m| {
+                        moves::footprint(m)
+                            .victim
+                            .is_some_and(|victim| blind.contains(victim))
+                    })
+                };
                 let doubtful_taken = story_taken
-                    && found
-                        .iter()
-                        .all(|(_, e)| (event_board && e.unproven > 0) || e.out_of_order > 0);
+                    && found.iter().all(|(i, e)| {
+                        (event_board && e.unproven > 0)
+                            || e.out_of_order > 0
+                            || takes_a_blind_piece(*i, e)
+                    });
                 if let Some(rival) = cheapest.filter(|_| doubtful_taken) {
                     let mut blind = self.dead_sensor_stories(false);
                     // A capture no event shows, on a board with events: the piece may as well
@@ -1302,13 +1314,13 @@ impl Recognizer {
                     // once, as a dead sensor that turns out unseen when it reads).
                     // Without events, where the story also plays moves against the hands'
                     // order (doubly doubtful), the same.
-                    if found
-                        .iter()
-                        .all(|(_, e)| e.unproven > 0 && (event_board || e.out_of_order > 0))
-                    {
+                    if found.iter().all(|(i, e)| {
+                        (e.unproven > 0 && (event_board || e.out_of_order > 0))
+                            || takes_a_blind_piece(*i, e)
+                    }) {
                         blind.extend(self.unseen_piece_stories(None));
                     }
-                    blind.retain(|(i, e)| e.cost < rival && self.let_go_before_the_next(*i, e));
+                    blind.retain(|(i, e)| e.cost <= rival && self.let_go_before_the_next(*i, e));
                     if !blind.is_empty() {
                         found.extend(blind);
                         self.advance(found, stamp);

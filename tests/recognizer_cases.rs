@@ -998,9 +998,9 @@ fn a_piece_straightened_moves_later_revises_the_capture_it_was_read_as() {
         expected_games("unseen-straightened-late-change")
     );
     assert!(trace(&result, "revise").contains(&"revise a4b5 a4b3 13:Bb3".to_owned()));
-    // The bishop reads on b3 from 59500; the next move (c3, at 63250) is read on the
-    // revised game, with no alarm once it is straightened.
-    assert_eq!(time_of(&result, "revise a4b5 a4b3 13:Bb3"), Some(63_250));
+    // The bishop reads on b3 from 59500: a still second later the capture is revised,
+    // before the next move (c3, at 63250), with no alarm once it is straightened.
+    assert_eq!(time_of(&result, "revise a4b5 a4b3 13:Bb3"), Some(60_500));
     assert!(no_alarm_from(&result, 59_500));
 }
 

@@ -441,13 +441,7 @@ impl Recognizer {
         let beside_the_move = self.lines[0]
             .current()
             .last_move
-            .map_or(Bitboard::EMPTY, |m| {
-                touched_squares(m)
-                    .into_iter()
-                    .fold(Bitboard::EMPTY, |near, sq| {
-                        near | shakmaty::attacks::king_attacks(sq)
-                    })
-            });
+            .map_or(Bitboard::EMPTY, |m| search::beside(touched_squares(m)));
         let placed_soon = placed.into_iter().all(|square| {
             let within = if beside_the_move.contains(square) {
                 5 * self.config.still_ms / 2
@@ -471,8 +465,10 @@ impl Recognizer {
                 self.advance(found, stamp);
                 self.decided_still_at = Some(self.now);
             } else {
-                // A piece knocked over by a slide, read as moves of its own, set back.
-                self.decide_when_still(stamp, Self::reread_recent_moves);
+                // A piece knocked over by a slide, read as moves of its own, set back; or
+                // one set down unseen, straightened soon after the next move.
+                let _ = self.decide_when_still(stamp, Self::reread_recent_moves)
+                    || self.decide_when_still(stamp, Self::repair_with_unseen_landing);
             }
             return std::mem::take(&mut self.events);
         }

@@ -466,9 +466,11 @@ impl Recognizer {
                 self.decided_still_at = Some(self.now);
             } else {
                 // A piece knocked over by a slide, read as moves of its own, set back; or
-                // one set down unseen, straightened soon after the next move.
+                // one set down unseen, straightened soon after the next move (one piece:
+                // a board being set up straightens nothing).
                 let _ = self.decide_when_still(stamp, Self::reread_recent_moves)
-                    || self.decide_when_still(stamp, Self::repair_with_unseen_landing);
+                    || (placed.count() == 1
+                        && self.decide_when_still(stamp, Self::repair_with_unseen_landing));
             }
             return std::mem::take(&mut self.events);
         }
@@ -1425,39 +1427,45 @@ impl Recognizer {
         let current = line.current();
         let view = self.view_of(line);
         let promotion = self.pending_promotion();
+        // Pieces knocked over as a piece was lifted (found once: a square a move leaves
+        // missing after it was missing before it).
+        let gone = view.missing(current.occupancy);
+        let knocked_by_a_hand = if gone.count() <= 3 {
+            search::knocked_with_a_lift(&self.evidence, current.since, gone)
+        } else {
+            Bitboard::EMPTY
+        };
         let mut fits = current.legal_moves().iter().filter(|&&(m, after)| {
             let missing = view.missing(after);
-            let proven = match (moves::footprint(m).victim, m.from()) {
-                (Some(victim), Some(from)) => {
-                    let way = moves::slide_way(m);
-                    self.evidence
-                        .capture_proof(from, victim, way.passed | way.brushed, current.since)
-                        .is_some()
-                }
-                _ => true,
-            };
+            if !view.extra(after).is_empty()
+                || missing.count() != 1
+                || moves::promotion_role(m).is_some_and(|r| r != promotion)
+            {
+                return false;
+            }
             // The other player's hand, or the mover's own piece beside its way, knocked
             // over as it was lifted; not one straight on past where it landed, which it
             // may be sliding on to take (a rook slid a1-a2 on its way to a bishop on a3
             // lifted first).
-            let beside_its_way =
-                search::beside(moves::touched_squares(m) | moves::slide_way(m).passed);
-            let straight_on = missing
-                .into_iter()
-                .filter(|&square| {
-                    m.from().is_some_and(|from| {
+            let own = missing & !current.position.them();
+            let knocked = own.into_iter().all(|square| {
+                knocked_by_a_hand.contains(square)
+                    && search::beside(moves::touched_squares(m) | moves::slide_way(m).passed)
+                        .contains(square)
+                    && !m.from().is_some_and(|from| {
                         shakmaty::attacks::between(from, square).contains(m.to())
                     })
-                })
-                .collect::<Bitboard>();
-            let knocked = search::knocked_with_a_lift(&self.evidence, current.since, missing)
-                & beside_its_way
-                & !straight_on;
-            view.extra(after).is_empty()
-                && missing.count() == 1
-                && (missing & !current.position.them() & !knocked).is_empty()
-                && moves::promotion_role(m).is_none_or(|r| r == promotion)
-                && proven
+            });
+            knocked
+                && match (moves::footprint(m).victim, m.from()) {
+                    (Some(victim), Some(from)) => {
+                        let way = moves::slide_way(m);
+                        self.evidence
+                            .capture_proof(from, victim, way.passed | way.brushed, current.since)
+                            .is_some()
+                    }
+                    _ => true,
+                }
         });
         let (m, _) = *fits.next()?;
         fits.next().is_none().then_some(m)

@@ -693,15 +693,23 @@ pub fn in_progress_cost_when(
     // back: dearer than the other player's hand, cheaper than three plies.
     // (Not a piece only guessed to stand there: a capture guessed from a still board may
     // have been the piece set down unseen, and its victim there the one lifted now.)
-    let knocked = knocked_with_a_lift(evidence, current.since.max(settled_at), missing | disturbed)
-        & !guessed_landings(line);
-    if part_of_a_move(
-        current,
-        sensed,
-        disturbed,
-        Spare::Knocked(knocked),
-        straddle,
-    ) {
+    // (A move and a knock leave three squares at most: origin, victim, knocked piece.)
+    let suspects = missing | disturbed;
+    let knocked = if suspects.count() <= 3 {
+        knocked_with_a_lift(evidence, current.since.max(settled_at), suspects)
+            & !guessed_landings(line)
+    } else {
+        Bitboard::EMPTY
+    };
+    if knocked.any()
+        && part_of_a_move(
+            current,
+            sensed,
+            disturbed,
+            Spare::Knocked(knocked),
+            straddle,
+        )
+    {
         return Some(KNOCKED_IN_PROGRESS);
     }
     // The same, with the other player's hand on one of their pieces.

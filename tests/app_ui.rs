@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use boardsight::app::AppCommand;
 use boardsight::pgn::autosave::Autosave;
 use common::app::{
-    click, click_at, drag, menu, open_menu, play_e4, set_up, wait_for, wait_for_contains,
+    click, click_at, drag, menu, open_menu, play_e4, set_up, step_for, wait_for, wait_for_contains,
 };
 use eframe::egui;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -64,6 +64,9 @@ fn playing_on_the_simulated_board_shows_the_move_and_flags_illegal_states() {
     wait_for(&mut harness, "B00 King's Pawn Game");
     // Two black pawns picked up and put down where no move takes them.
     click(&mut harness, "sensor d7: occupied");
+    // (Lifted a moment after the first, not at once beside it: a piece the hand knocked
+    // over as it lifted the first would be no alarm.)
+    step_for(&mut harness, std::time::Duration::from_millis(600));
     click(&mut harness, "sensor e7: occupied");
     // Two pieces of one side in the air is no move: red at once.
     wait_for(&mut harness, "sensor e7: must change");

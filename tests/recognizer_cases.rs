@@ -844,9 +844,15 @@ fn decided_at(result: &Replay, ply_san: &str) -> Option<u64> {
 }
 
 /// The log's game exactly, without an `illegal` trace line.
-fn expect_game_without_alarm(name: &str) -> Replay {
+/// The log's game exactly.
+fn expect_game(name: &str) -> Replay {
     let result = run(name, None);
     assert_eq!(games(&result), expected_games(name), "{name}");
+    result
+}
+
+fn expect_game_without_alarm(name: &str) -> Replay {
+    let result = expect_game(name);
     assert!(
         trace(&result, "illegal").is_empty(),
         "{name}: {:?}",
@@ -1433,9 +1439,7 @@ fn a_queen_slid_onto_a_victim_lifted_as_it_passes_is_one_capture_not_a_move_and_
 #[test]
 fn a_piece_the_mover_knocks_over_beside_its_move_leaves_the_move_decided_when_it_lands() {
     // 35... Rd4-d5 knocks the c5 pawn over as the rook is lifted; it is set back 1.6 s later.
-    let name = "knock-own-piece-beside-a-move";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name), "{name}");
+    let result = expect_game("knock-own-piece-beside-a-move");
     assert!(
         no_alarm_from(&result, 218_000),
         "{:?}",
@@ -1447,27 +1451,21 @@ fn a_piece_the_mover_knocks_over_beside_its_move_leaves_the_move_decided_when_it
 #[test]
 fn a_rook_slid_on_towards_a_victim_lifted_first_is_no_move_beside_a_knocked_piece() {
     // 31. Ra1-a2-a3 takes the bishop on a3, lifted first: not 31. Ra2 with a3 knocked over.
-    let name = "slide-capture-victim-lifted-first-straight-on";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name), "{name}");
+    let result = expect_game("slide-capture-victim-lifted-first-straight-on");
     assert!(trace(&result, "move").iter().all(|m| !m.contains("a1a2")));
 }
 
 #[test]
 fn the_other_players_piece_set_down_is_their_reply_not_a_piece_on_its_way() {
     // 39. g3-g2 set down unseen; 39... Be8+ lands at 248400 and is decided then.
-    let name = "unseen-then-reply-not-set-down-on-its-way";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name), "{name}");
+    let result = expect_game("unseen-then-reply-not-set-down-on-its-way");
     assert_eq!(decided_at(&result, "79:Be8+"), Some(248_400));
 }
 
 #[test]
 fn a_landing_on_a_never_read_square_where_a_piece_already_stood_goes_first() {
     // d4 never reads: 12. Qd4 is taken over the ten other squares the queen could reach.
-    let name = "dead-landing-where-a-piece-stood-unread";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name), "{name}");
+    let result = expect_game("dead-landing-where-a-piece-stood-unread");
     let ambiguous = trace(&result, "ambiguous");
     assert!(
         ambiguous
@@ -1480,8 +1478,6 @@ fn a_landing_on_a_never_read_square_where_a_piece_already_stood_goes_first() {
 #[test]
 fn a_capture_of_a_piece_the_line_cannot_see_keeps_quiet_unseen_landings_beside_it() {
     // 14... Qa4+ unseen, read first as Qxc5 of a pawn unseen on c5; a4 straightened tells.
-    let name = "unseen-capture-of-an-unseen-piece-or-landing-elsewhere";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name), "{name}");
+    let result = expect_game("unseen-capture-of-an-unseen-piece-or-landing-elsewhere");
     assert_eq!(time_of(&result, "revise a7c5 a7a4 27:Qa4+"), Some(92_750));
 }

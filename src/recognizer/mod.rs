@@ -1427,8 +1427,8 @@ impl Recognizer {
         let current = line.current();
         let view = self.view_of(line);
         let promotion = self.pending_promotion();
-        // Pieces knocked over as a piece was lifted (found once: a square a move leaves
-        // missing after it was missing before it).
+        // Pieces knocked over as another was lifted, found once for every move (at most
+        // three squares: a move and a knock).
         let gone = view.missing(current.occupancy);
         let knocked_by_a_hand = if gone.count() <= 3 {
             search::knocked_with_a_lift(&self.evidence, current.since, gone)

@@ -542,8 +542,9 @@ pub const IN_PROGRESS: u32 = PLY + 1;
 /// during a move: still a move in progress, but dearer than correcting the last move with
 /// a ply after it, which is what a stray reading on the last move's square looks like.
 pub const SECOND_HAND: u32 = 15;
-/// A move under way whose hand knocked a piece beside its way, not yet set back: a
-/// second hand's price and a little more, still below three plies.
+/// A move under way whose hand knocked a piece beside its way, not yet set back: dearer
+/// than a story of three plies, so it only stands where no such story explains the board,
+/// in place of an `illegal` board.
 pub const KNOCKED_IN_PROGRESS: u32 = 3 * PLY + 1;
 
 /// What the working sensors read, to compare with a position.
@@ -690,7 +691,7 @@ pub fn in_progress_cost_when(
         return Some(IN_PROGRESS + SECOND_HAND);
     }
     // A move whose hand knocked a piece beside its way, the mover's own too, not yet set
-    // back: dearer than the other player's hand, cheaper than three plies.
+    // back.
     // (Not a piece only guessed to stand there: a capture guessed from a still board may
     // have been the piece set down unseen, and its victim there the one lifted now.)
     // (A move and a knock leave three squares at most: origin, victim, knocked piece.)
@@ -786,6 +787,7 @@ pub(super) fn knocked_with_a_lift(
         .collect()
 }
 
+/// The squares next to any of `squares`.
 pub(super) fn beside(squares: Bitboard) -> Bitboard {
     squares
         .into_iter()

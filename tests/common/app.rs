@@ -99,6 +99,15 @@ pub fn settle(harness: &mut Harness<'_, BoardsightApp>) {
     harness.step();
 }
 
+/// Steps the app for a while of real time: the board's readings carry the time they came.
+pub fn step_for(harness: &mut Harness<'_, BoardsightApp>, time: Duration) {
+    let until = Instant::now() + time;
+    while Instant::now() < until {
+        harness.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// Steps the app until a node with this label shows (the board talks over a real pty).
 pub fn wait_for(harness: &mut Harness<'_, BoardsightApp>, label: &str) {
     let deadline = Instant::now() + Duration::from_secs(10);

@@ -479,9 +479,7 @@ fn a_pawn_unseen_that_moves_on_unseen_again_is_told_by_the_move_it_allows() {
 
 #[test]
 fn a_pawn_let_go_unseen_with_two_squares_to_stand_on_is_kept_on_both_until_a_move_tells() {
-    let name = "unseen-pawn-let-go-on-one-of-two";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name));
+    let result = expect_game("unseen-pawn-let-go-on-one-of-two");
     assert!(
         trace(&result, "illegal").is_empty(),
         "{:?}",
@@ -494,9 +492,7 @@ fn a_pawn_let_go_unseen_with_two_squares_to_stand_on_is_kept_on_both_until_a_mov
 
 #[test]
 fn a_capture_of_a_piece_never_seen_does_not_outweigh_a_quiet_move_on_another_line() {
-    let name = "unseen-pawn-taken-or-not";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name));
+    let result = expect_game("unseen-pawn-taken-or-not");
     assert!(
         trace(&result, "sensor").is_empty(),
         "{:?}",
@@ -530,9 +526,7 @@ fn a_queen_unseen_where_a_piece_stood_before_is_not_a_dead_sensor_when_it_shows_
 
 #[test]
 fn a_piece_unseen_does_not_move_on_by_line_noise() {
-    let name = "unseen-beside-a-ghost";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name));
+    let result = expect_game("unseen-beside-a-ghost");
     let moves = trace(&result, "move");
     assert!(moves.iter().all(|m| !m.contains("d4d5")), "{moves:?}");
     assert!(trace(&result, "illegal").is_empty());
@@ -540,9 +534,7 @@ fn a_piece_unseen_does_not_move_on_by_line_noise() {
 
 #[test]
 fn a_second_piece_set_down_unseen_where_one_stood_unread_is_a_dead_sensor() {
-    let name = "dead-under-two-unseen-landings";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name));
+    let result = expect_game("dead-under-two-unseen-landings");
     assert_eq!(trace(&result, "sensor"), vec!["sensor f6 stuck-empty"]);
 }
 
@@ -582,9 +574,7 @@ fn a_line_behind_follows_a_piece_onto_a_square_the_first_line_reads_as_straighte
 
 #[test]
 fn a_pawn_slid_two_squares_beside_a_capturer_is_revised_as_it_lands() {
-    let name = "slide-pawn-two-squares-beside-a-capturer";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name));
+    let result = expect_game("slide-pawn-two-squares-beside-a-capturer");
     assert_eq!(time_of(&result, "revise f7f6 f7f5 4:f5"), Some(5208));
 }
 
@@ -1261,9 +1251,7 @@ fn a_line_whose_never_read_square_reads_its_own_piece_goes_first_beside_a_hand_t
     // 11... c6 off-centre, caught up as c5 or c6 (both never read), c5 first; c6 straightened
     // while 16. Nf3's knight is in the air: the knight cannot come down on c6, nor any piece
     // of the c5 line, so the c6 line goes first, before Black's next move.
-    let name = "unseen-caught-up-then-straightened-beside-a-hand";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name));
+    let result = expect_game("unseen-caught-up-then-straightened-beside-a-hand");
     assert!(time_of(&result, "c7c5 c7c6 12:c6").is_some_and(|t| t < 59_740));
 }
 
@@ -1272,9 +1260,7 @@ fn a_catch_up_tells_a_piece_moving_on_from_where_it_stood_unseen() {
     // 35... Qxd8 off-centre, 36. b4, 36... g5 and 37. a5 off-centre, 37... Qd7 from the
     // unseen d8 (no lift), 38. Qc5: caught up once the board is still, the queen's move
     // told by d7 filling, and proving the pawn's landing as a lift would.
-    let name = "unseen-caught-up-moving-on-unseen";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name));
+    let result = expect_game("unseen-caught-up-moving-on-unseen");
     assert_eq!(time_of(&result, "d8d7 74:Qd7"), Some(236_460));
     assert_eq!(time_of(&result, "unseen a5"), Some(236_460));
 }
@@ -1283,9 +1269,7 @@ fn a_catch_up_tells_a_piece_moving_on_from_where_it_stood_unseen() {
 fn a_catch_up_tells_a_pawn_it_set_down_unseen_taking_on_and_so_proven() {
     // 11. c4 off-centre, 11... c6, 12. cxd5 (only d5 touched), 12... exd5: caught up a
     // second after the last of them, not left illegal.
-    let name = "unseen-caught-up-capturing-unseen";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name));
+    let result = expect_game("unseen-caught-up-capturing-unseen");
     assert_eq!(time_of(&result, "c4d5 13:cxd5"), Some(42_880));
 }
 
@@ -1293,9 +1277,7 @@ fn a_catch_up_tells_a_pawn_it_set_down_unseen_taking_on_and_so_proven() {
 fn a_catch_up_tells_a_capturer_set_down_unseen_on_its_victims_square() {
     // 42... Rxh2 off-centre on h2 (its victim taken off, the square empty since), 43. a4
     // off-centre, 43... f3, 44. b5: caught up once the board is still.
-    let name = "unseen-caught-up-capturer-set-down-unseen";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name));
+    let result = expect_game("unseen-caught-up-capturer-set-down-unseen");
     assert_eq!(time_of(&result, "unseen h2"), Some(278_940));
     assert_eq!(time_of(&result, "g2h2 82:Rxh2"), Some(278_940));
 }
@@ -1304,9 +1286,7 @@ fn a_catch_up_tells_a_capturer_set_down_unseen_on_its_victims_square() {
 fn a_story_told_over_two_hands_keeps_the_lines_behind_that_tell_it_too() {
     // 1. d4 never read (kept as d3 or d4), 7. g3 unseen read as two hands until White's
     // next lift: told on both lines, so 21. d5 tells d4 in the end.
-    let name = "unseen-never-read-beside-two-hands";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name));
+    let result = expect_game("unseen-never-read-beside-two-hands");
     assert_eq!(time_of(&result, "unseen g3"), Some(25_060));
     assert!(trace(&result, "sensor").is_empty());
 }
@@ -1315,9 +1295,7 @@ fn a_story_told_over_two_hands_keeps_the_lines_behind_that_tell_it_too() {
 fn a_still_board_decides_before_the_first_move_is_read_both_ways_round() {
     // 1. d4 and 2. c4 set down off-centre on a polled board: the still board decides the
     // unseen pawn before any move has told the orientation; Bd3 tells d4.
-    let name = "unseen-first-moves-polled";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name));
+    let result = expect_game("unseen-first-moves-polled");
     assert_eq!(time_of(&result, "d2d3 1:d3"), Some(6_000));
     assert_eq!(time_of(&result, "d2d3 d2d4 1:d4"), Some(42_000));
     assert!(trace(&result, "orientation").is_empty());
@@ -1327,9 +1305,7 @@ fn a_still_board_decides_before_the_first_move_is_read_both_ways_round() {
 fn a_catch_up_tells_captures_onto_a_square_it_set_a_piece_down_on_unseen() {
     // A turned board with f4 stuck empty: 28... Nf4, 29. Bxf4 and 29... exf4 all land on f4,
     // told once the board is still.
-    let name = "turned-dead-captures-onto-unseen";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name));
+    let result = expect_game("turned-dead-captures-onto-unseen");
     assert_eq!(time_of(&result, "e3f4 29:Bxf4"), Some(90_640));
 }
 
@@ -1337,9 +1313,7 @@ fn a_catch_up_tells_captures_onto_a_square_it_set_a_piece_down_on_unseen() {
 fn a_guess_is_put_where_its_piece_was_seen_standing_rather_than_where_none_was() {
     // 25... Nh5 off-centre, guessed as Nxe4; straightened on h5 and back to f6 later: Nh5,
     // not Ng4 or Nd5 (which explain the board as well, with no sensor seeing them).
-    let name = "unseen-guess-seen-standing-or-not";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name));
+    let result = expect_game("unseen-guess-seen-standing-or-not");
     assert_eq!(time_of(&result, "f6e4 f6h5 50:Nh5"), Some(174_200));
 }
 
@@ -1347,9 +1321,7 @@ fn a_guess_is_put_where_its_piece_was_seen_standing_rather_than_where_none_was()
 fn a_repair_among_equal_squares_takes_one_whose_sensor_has_never_changed_first() {
     // A turned board, b4 stuck empty: 51. Qb4 guessed as a capture, then moving on to b6
     // with no lift: of the squares that tell it equally, the never-read b4 is taken.
-    let name = "turned-dead-repair-onto-a-never-read-square";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name));
+    let result = expect_game("turned-dead-repair-onto-a-never-read-square");
     assert_eq!(time_of(&result, "f4h4 f4b4 51:Qb4+"), Some(168_640));
 }
 
@@ -1357,9 +1329,7 @@ fn a_repair_among_equal_squares_takes_one_whose_sensor_has_never_changed_first()
 fn a_catch_up_is_not_spoiled_by_a_square_a_slid_piece_only_passed_over() {
     // 8... c5 off-centre, 9. h3, 9... cxd4 by the unseen pawn, 10. Qxd4 slid over d3 (which
     // held no piece then or now): caught up once the board is still.
-    let name = "unseen-caught-up-past-a-slide";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name));
+    let result = expect_game("unseen-caught-up-past-a-slide");
     assert_eq!(time_of(&result, "d2d4 19:Qxd4"), Some(57_480));
 }
 
@@ -1367,9 +1337,7 @@ fn a_catch_up_is_not_spoiled_by_a_square_a_slid_piece_only_passed_over() {
 fn a_piece_knocked_beside_a_slide_and_set_back_a_little_late_is_read_again() {
     // 6... Bb4 slid, knocking the b5 knight over as it lands (read as 7. Nxa7 7... Bb4);
     // the knight set back 1.1 s later: 6... Bb4, no sensor blamed.
-    let name = "knock-set-back-late-beside-a-slide";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name));
+    let result = expect_game("knock-set-back-late-beside-a-slide");
     assert_eq!(time_of(&result, "f8c5 f8b4 12:Bb4"), Some(41_380));
     assert!(trace(&result, "sensor").is_empty());
 }
@@ -1378,9 +1346,7 @@ fn a_piece_knocked_beside_a_slide_and_set_back_a_little_late_is_read_again() {
 fn a_capture_by_a_piece_over_a_dead_sensor_is_read_when_the_other_player_replies() {
     // f6 stuck occupied: 16... Nxd7 shows only d7 touched; White's 17. Bf4 then is the reply
     // to it, not a piece of the side to move set down on its way.
-    let name = "dead-occupied-capture-read-at-the-reply";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name));
+    let result = expect_game("dead-occupied-capture-read-at-the-reply");
     assert_eq!(time_of(&result, "f6d7 32:Nxd7"), Some(102_400));
 }
 
@@ -1388,9 +1354,7 @@ fn a_capture_by_a_piece_over_a_dead_sensor_is_read_when_the_other_player_replies
 fn a_pawn_slid_two_squares_over_two_polls_is_revised_onto_the_second_at_once() {
     // 2... f5 slid f7-f6-f5 on a polled board, f6 read for one poll: revised to f5 when the
     // pawn leaves f6 and reads on f5, not left waiting on a ghost beside White's hand.
-    let name = "slide-pawn-two-squares-polled";
-    let result = run(name, None);
-    assert_eq!(games(&result), expected_games(name));
+    let result = expect_game("slide-pawn-two-squares-polled");
     assert_eq!(time_of(&result, "f7f6 f7f5 4:f5"), Some(5_275));
 }
 

@@ -1313,8 +1313,20 @@ fn a_catch_up_tells_captures_onto_a_square_it_set_a_piece_down_on_unseen() {
 fn a_guess_is_put_where_its_piece_was_seen_standing_rather_than_where_none_was() {
     // 25... Nh5 off-centre, guessed as Nxe4; straightened on h5 and back to f6 later: Nh5,
     // not Ng4 or Nd5 (which explain the board as well, with no sensor seeing them).
+    // The knight read on h5 and gone on to f6 repairs the guess at once, before White's next
+    // lift could show the board illegal.
     let result = expect_game("unseen-guess-seen-standing-or-not");
-    assert_eq!(time_of(&result, "f6e4 f6h5 50:Nh5"), Some(174_200));
+    assert_eq!(time_of(&result, "f6e4 f6h5 50:Nh5"), Some(172_640));
+    assert!(no_alarm_from(&result, 170_000));
+}
+
+#[test]
+fn a_guess_whose_piece_reads_and_moves_on_is_repaired_onto_the_square_it_left() {
+    // 15. Nb3 guessed as 15. Nxe4; at 17. Nbd4 the knight reads on b3 and leaves it for d4:
+    // the guess is repaired onto b3 and the move read from there, not 17. Qd4.
+    let result = expect_game("unseen-guess-straightened-and-moving-on");
+    assert_eq!(time_of(&result, "d2e4 d2b3 29:Nb3"), Some(111_880));
+    assert_eq!(time_of(&result, "b3d4 33:Nbd4"), Some(111_880));
 }
 
 #[test]

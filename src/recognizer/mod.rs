@@ -486,14 +486,12 @@ impl Recognizer {
             return std::mem::take(&mut self.events);
         }
         // A piece that appeared long after the last move, and stays: one set down unseen
-        // earlier, now straightened (a knight taken for a capture it never made). Not if
-        // a piece left a square the line has empty: one unseen there moved on to it.
-        let current = self.lines[0].current();
-        let left_unknown = self.evidence.departed_since(current.since) & !current.occupancy;
+        // earlier, now straightened (a knight taken for a capture it never made). If a piece
+        // left a square the line has empty, the repair must put it there: one unseen there
+        // moved on (a knight guessed as Nxe4, set down on b3 and read on to d4).
         if !placed.is_empty()
             && !placed_soon
-            && left_unknown.is_empty()
-            && self.decide_when_still(stamp, Self::repair_with_unseen_landing)
+            && self.decide_when_still(stamp, Self::repair_accounting_for_departures)
         {
             return std::mem::take(&mut self.events);
         }

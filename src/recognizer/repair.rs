@@ -98,6 +98,20 @@ impl Recognizer {
     /// square becoming its capture (5. e3 unseen was 5. e4, taken by 6... Nxe4, not
     /// 6... Ne4, when a bishop goes f2-c5 over e3 ninety plies on).
     pub(super) fn repair_with_unseen_landing(&mut self, stamp: Stamp) -> bool {
+        self.repair_landing(stamp, Bitboard::EMPTY)
+    }
+
+    /// As `repair_with_unseen_landing`, and a piece that left a square the line has empty
+    /// is the repaired piece moving on from where it came down unseen: the repair must put
+    /// it there.
+    pub(super) fn repair_accounting_for_departures(&mut self, stamp: Stamp) -> bool {
+        let current = self.lines[0].current();
+        let left_unknown = self.evidence.departed_since(current.since) & !current.occupancy;
+        self.repair_landing(stamp, left_unknown)
+    }
+
+    /// The repair, each repaired piece coming down on every square of `left_unknown`.
+    fn repair_landing(&mut self, stamp: Stamp, left_unknown: Bitboard) -> bool {
         let line = &self.lines[0];
         let n = line.ply_count();
         let played = line.moves();
@@ -204,6 +218,7 @@ impl Recognizer {
                     && empty_now
                     && !held_since.contains(landing);
                 if alternative == recorded
+                    || !(left_unknown & !Bitboard::from_square(landing)).is_empty()
                     || alternative.from() != Some(from)
                     || alternative.is_castle()
                     || line.blind().contains(landing)

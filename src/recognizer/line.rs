@@ -19,6 +19,9 @@ pub struct Node {
     pub since: Stamp,
     /// The move that led here was guessed from a still board, not seen to land.
     pub guessed: bool,
+    /// The move was guessed so once, whatever proof later settled it: the hand straightening
+    /// its victim's piece looks like one, so a repair may still find it set down unseen.
+    pub was_guessed: bool,
     /// How likely the moves that led here are in a real game, summed.
     pub plausibility: i32,
     /// Shared by the node's copies (a line tried, a timeline's checkpoint): the position
@@ -35,6 +38,7 @@ impl Node {
             last_move,
             since,
             guessed: false,
+            was_guessed: false,
             plausibility: 0,
             legal: Arc::default(),
         }

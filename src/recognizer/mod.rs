@@ -538,6 +538,7 @@ impl Recognizer {
             for line in &mut self.lines {
                 if let Some(node) = line.nodes.last_mut() {
                     node.guessed = true;
+                    node.was_guessed = true;
                 }
             }
             self.decided_still_at = Some(self.now);

@@ -175,7 +175,7 @@ impl Recognizer {
             // square emptying under the capturer the line has there.
             let guessed_capture = recent
                 && recorded.is_capture()
-                && line.nodes[base + 1].guessed
+                && line.nodes[base + 1].was_guessed
                 && self
                     .view()
                     .missing(line.current().occupancy)
@@ -188,7 +188,7 @@ impl Recognizer {
             let guess_moved_on = recent
                 && !appeared.is_empty()
                 && recorded.is_capture()
-                && line.nodes[base + 1].guessed;
+                && line.nodes[base + 1].was_guessed;
             let held_since = if guess_moved_on {
                 line.occupied_over(base + 1..line.nodes.len())
             } else {
@@ -377,7 +377,7 @@ impl Recognizer {
         };
         let Some((recorded, from)) = guess
             .last_move
-            .filter(|m| guess.guessed && m.is_capture())
+            .filter(|m| guess.was_guessed && m.is_capture())
             .and_then(|m| Some((m, m.from()?)))
         else {
             return Bitboard::EMPTY;

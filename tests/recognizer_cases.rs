@@ -1466,3 +1466,11 @@ fn a_guess_settled_by_its_victims_straightening_is_still_repaired() {
     assert_eq!(time_of(&result, "d5c4 d5d4 22:d4"), Some(108_700));
     assert!(trace(&result, "illegal").is_empty());
 }
+
+#[test]
+fn a_session_ending_on_a_piece_straightened_takes_the_line_that_reads_it() {
+    // 13... a5 off-centre, told as a6 first (a5 kept behind); a5 reads in the last reading:
+    // no later move can tell, and the line reading the board as it stands is the game.
+    let result = expect_game("unseen-straightened-in-the-last-reading");
+    assert_eq!(time_of(&result, "a7a6 a7a5 26:a5"), Some(97_240));
+}

@@ -693,6 +693,22 @@ impl Recognizer {
         self.report_moves();
     }
 
+    /// Of the lines `found` to read the board with no move, the first behind the first line
+    /// whose every working sensor reads as it has the board, unseen pieces too, goes first.
+    fn promote_line_reading_the_board(&mut self, found: &[(usize, Explanation)]) -> bool {
+        let sensed = self.sensed;
+        let Some(behind) = found.iter().find_map(|(i, e)| {
+            let line = &self.lines[*i];
+            let reads = ((line.current().occupancy ^ sensed) & !line.dead).is_empty();
+            (*i > 0 && e.cost == 0 && reads).then_some(*i)
+        }) else {
+            return false;
+        };
+        let line = self.lines.remove(behind);
+        self.lines.insert(0, line);
+        true
+    }
+
     /// Tries `decide` at `stamp`, the time the board's stillness decides: its events carry
     /// that time. True if it decided.
     fn decide_when_still(&mut self, stamp: Stamp, decide: fn(&mut Self, Stamp) -> bool) -> bool {
@@ -729,7 +745,11 @@ impl Recognizer {
             let stamp = self.evidence.stamp(t);
             self.now = stamp;
             let found = self.explanations(true);
-            if !found.is_empty() && found[0].1.cost > 0 {
+            // A line behind reads the board as it stands (a piece it had unseen, straightened
+            // in the last reading), the first only with a move: no later move can tell them.
+            if self.promote_line_reading_the_board(&found) {
+                // Told below, the lines behind gone.
+            } else if !found.is_empty() && found[0].1.cost > 0 {
                 self.advance(found, stamp);
             } else if let Some(only) = self.only_move_of_the_piece_in_the_air() {
                 self.advance(vec![(0, only)], stamp);

@@ -1474,3 +1474,14 @@ fn a_session_ending_on_a_piece_straightened_takes_the_line_that_reads_it() {
     let result = expect_game("unseen-straightened-in-the-last-reading");
     assert_eq!(time_of(&result, "a7a6 a7a5 26:a5"), Some(97_240));
 }
+
+#[test]
+fn a_piece_appearing_with_nothing_lifted_moved_off_a_stuck_sensor_before_an_old_move_is_rewritten()
+{
+    // c2 stuck occupied: 17. c3 shows only as c3 filling. One ply off a sensor that never
+    // changed, not 11. Qxe4 twelve plies back rewritten as Qc3.
+    let result = expect_game("dead-move-off-a-stuck-sensor-not-an-old-repair");
+    assert_eq!(time_of(&result, "move c2c3 33:c3"), Some(105_820));
+    assert!(trace(&result, "revise").iter().all(|r| !r.contains("d3c3")));
+    assert!(no_alarm_from(&result, 100_000));
+}

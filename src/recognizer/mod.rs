@@ -489,8 +489,21 @@ impl Recognizer {
         // earlier, now straightened (a knight taken for a capture it never made). If a piece
         // left a square the line has empty, the repair must put it there: one unseen there
         // moved on (a knight guessed as Nxe4, set down on b3 and read on to d4).
+        // Not where the piece may have left a square whose sensor is stuck occupied, a move
+        // of one ply: cheaper than rewriting an older one. Unless a piece left a square the
+        // line has empty (the repaired one moving on), or a capture guessed from a still board
+        // could have put its piece there instead.
+        let current = self.lines[0].current();
+        let left_unknown = self.evidence.departed_since(current.since) & !current.occupancy;
+        let moved_off_a_dead_sensor = || {
+            lifted.is_empty()
+                && left_unknown.is_empty()
+                && !self.a_guess_could_have_landed_on(placed)
+                && !self.dead_sensor_stories(false).is_empty()
+        };
         if !placed.is_empty()
             && !placed_soon
+            && !moved_off_a_dead_sensor()
             && self.decide_when_still(stamp, Self::repair_accounting_for_departures)
         {
             return std::mem::take(&mut self.events);

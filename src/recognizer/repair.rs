@@ -367,6 +367,34 @@ impl Recognizer {
         seen && self.repair_with_unseen_landing(stamp)
     }
 
+    /// Whether a capture guessed from a still board, not too far back, could have put its
+    /// piece on one of `squares` instead, or one move short of them (set down unseen and
+    /// gone on since).
+    pub(super) fn a_guess_could_have_landed_on(&self, squares: Bitboard) -> bool {
+        let line = &self.lines[0];
+        let n = line.ply_count();
+        let occupied = line.current().occupancy;
+        (n.saturating_sub(DEEPEST_SEEN).max(line.pinned).max(1)..=n).any(|ply| {
+            let node = &line.nodes[ply];
+            let previous = &line.nodes[ply - 1];
+            let Some((guess, piece)) = node
+                .last_move
+                .filter(|_| node.was_guessed)
+                .and_then(|m| Some((m, previous.position.board().piece_at(m.from()?)?)))
+            else {
+                return false;
+            };
+            previous.legal_moves().iter().any(|&(m, _)| {
+                let landing = m.to();
+                let onward = shakmaty::attacks::attacks(landing, piece, occupied)
+                    | pawn_push(landing, piece);
+                m.from() == guess.from()
+                    && m != guess
+                    && (squares.contains(landing) || (onward & squares).any())
+            })
+        })
+    }
+
     /// Where the piece of a capture guessed from a still board (the ply after `base`) may
     /// have come down instead, as the sensors showed since: squares of its reach it read on
     /// after it was guessed, where no position of the line since had a piece, appearing
@@ -501,4 +529,16 @@ fn squares_beyond(from: Square, to: Square) -> Vec<Square> {
         .collect();
     beyond.sort_by_key(|&square| square.distance(to));
     beyond
+}
+
+/// The square a pawn on `square` goes on to (none for another piece).
+fn pawn_push(square: Square, piece: shakmaty::Piece) -> Bitboard {
+    let step = match piece.color {
+        shakmaty::Color::White => 8,
+        shakmaty::Color::Black => -8,
+    };
+    square
+        .offset(step)
+        .filter(|_| piece.role == Role::Pawn)
+        .map_or(Bitboard::EMPTY, Bitboard::from_square)
 }

@@ -1485,3 +1485,10 @@ fn a_piece_appearing_with_nothing_lifted_moved_off_a_stuck_sensor_before_an_old_
     assert!(trace(&result, "revise").iter().all(|r| !r.contains("d3c3")));
     assert!(no_alarm_from(&result, 100_000));
 }
+
+#[test]
+fn a_guess_seen_moving_on_ten_plies_later_is_still_repaired() {
+    // 44... Qc1+ guessed as a capture; the queen reads on c1 ten plies later, takes on c4.
+    let result = expect_game("unseen-guess-seen-moving-on-ten-plies-later");
+    assert_eq!(time_of(&result, "move c1c4 98:Qxc4+"), Some(314_100));
+}

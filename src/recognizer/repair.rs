@@ -362,7 +362,7 @@ impl Recognizer {
             return false;
         }
         let n = line.ply_count();
-        let seen = (n.saturating_sub(DEEPEST).max(line.pinned)..n.saturating_sub(1))
+        let seen = (n.saturating_sub(DEEPEST_SEEN).max(line.pinned)..n.saturating_sub(1))
             .any(|base| !self.seen_moving_on(line, base).is_empty());
         seen && self.repair_with_unseen_landing(stamp)
     }

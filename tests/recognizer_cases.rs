@@ -1492,3 +1492,12 @@ fn a_guess_seen_moving_on_ten_plies_later_is_still_repaired() {
     let result = expect_game("unseen-guess-seen-moving-on-ten-plies-later");
     assert_eq!(time_of(&result, "move c1c4 98:Qxc4+"), Some(314_100));
 }
+
+#[test]
+fn a_piece_landing_on_a_square_taken_for_dead_refutes_the_sensor_not_the_line() {
+    // 2... e6 off-centre kept as e6 or e5 (some lines e6 dead); the pawn left e6 long ago,
+    // and 9... Be6 landing there refutes the dead sensor only: 2... e6 is not revised.
+    let result = expect_game("dead-square-left-then-landed-on");
+    assert!(trace(&result, "revise").iter().all(|r| !r.contains("e7e5")));
+    assert_eq!(time_of(&result, "move c8e6 18:Be6"), Some(53_360));
+}

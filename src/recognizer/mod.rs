@@ -947,7 +947,13 @@ impl Recognizer {
         // while a piece is in the hand: that one may land there, the unseen one gone on
         // unseen; 1... e5 off-centre, 5... exd4 off-centre again, 6. e5; or 2. Nf3 unseen
         // and straightened while 3... cxd4 is in the hand).
-        let refuted = |l: &Line| !(l.dead & changed & !l.current().occupancy).is_empty();
+        // A piece in the hand set down there refutes the sensor only (one that left the
+        // square moved on, and the next landing there shows it working).
+        let refuted = |l: &Line| {
+            let empty_there = l.dead & changed & !l.current().occupancy;
+            let landed = carried_to(l, occupied_now, empty_there & occupied_now, false);
+            !(empty_there & !landed).is_empty()
+        };
         if self.lines.iter().any(|l| !(l.dead & changed).is_empty()) {
             if self.lines.iter().all(refuted) {
                 for line in &mut self.lines {
@@ -955,6 +961,9 @@ impl Recognizer {
                 }
             } else {
                 self.lines.retain(|l| !refuted(l));
+                for line in &mut self.lines {
+                    line.dead &= !(changed & !line.current().occupancy);
+                }
             }
             self.reported_dead &= !changed;
             self.report_moves();

@@ -1356,10 +1356,18 @@ fn a_piece_knocked_beside_a_slide_and_set_back_a_little_late_is_read_again() {
 
 #[test]
 fn a_capture_by_a_piece_over_a_dead_sensor_is_read_when_the_other_player_replies() {
-    // f6 stuck occupied: 16... Nxd7 shows only d7 touched; White's 17. Bf4 then is the reply
-    // to it, not a piece of the side to move set down on its way.
+    // f6 stuck occupied: 16... Nxd7 shows only d7 touched, and is kept beside the touch as
+    // soon as d7 reads again; White's 17. Bf4 is the reply to it, not a piece of the side to
+    // move set down on its way.
     let result = expect_game("dead-occupied-capture-read-at-the-reply");
-    assert_eq!(time_of(&result, "f6d7 32:Nxd7"), Some(102_400));
+    assert_eq!(time_of(&result, "f6d7 32:Nxd7"), Some(98_320));
+}
+
+#[test]
+fn a_capture_by_a_piece_on_a_stuck_empty_sensor_is_kept_beside_the_touch() {
+    // A turned board, b5 stuck empty with the queen on it: 34. Qxc5 shows only c5 touched.
+    let result = expect_game("dead-capture-shown-as-a-touch");
+    assert_eq!(time_of(&result, "move b5c5 67:Qxc5"), Some(231_100));
 }
 
 #[test]

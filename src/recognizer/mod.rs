@@ -1267,6 +1267,8 @@ impl Recognizer {
                     self.settle_guessed_capture();
                     if let Some(castle) = self.castled_in_place() {
                         self.split_on_castle_in_place(castle, stamp);
+                    } else {
+                        self.split_on_captures_by_a_blind_piece(stamp);
                     }
                 }
                 self.settled_at = stamp;
@@ -1459,6 +1461,56 @@ impl Recognizer {
         };
         let mut found = vec![(0, story(vec![castle], PLY))];
         found.extend((0..self.lines.len()).map(|i| (i, story(Vec::new(), 0))));
+        self.advance(found, stamp);
+    }
+
+    /// The board reads as the line has it, but a piece of the other side was lifted and set
+    /// down again since the last move, nothing of the side to move seen leaving: a piece the
+    /// line cannot see (on a dead sensor, or unseen) may have taken it, which shows only that
+    /// square touched. Each such capture becomes a line behind the touch, for the reply to
+    /// tell (a queen on a stuck d1 taking on d5 is read at the recapture Rxd5).
+    fn split_on_captures_by_a_blind_piece(&mut self, stamp: Stamp) {
+        let line = &self.lines[0];
+        let current = line.current();
+        let position = &current.position;
+        let since = current.since.max(self.settled_at);
+        let lifted = self.evidence.departed_since(since);
+        if !(lifted & position.us() & !line.blind()).is_empty() {
+            return;
+        }
+        let touched: Bitboard = (lifted & position.them() & self.sensed)
+            .into_iter()
+            .filter(|&square| {
+                self.evidence
+                    .last_departure(square, since)
+                    .zip(self.evidence.last_arrival(square, since))
+                    .is_some_and(|(left, arrived)| arrived > left)
+            })
+            .collect();
+        let capturers = position.us() & line.blind();
+        let captures: Vec<Move> = current
+            .legal_moves()
+            .iter()
+            .map(|&(m, _)| m)
+            .filter(|m| {
+                m.is_capture()
+                    && m.from().is_some_and(|from| capturers.contains(from))
+                    && touched.contains(m.to())
+                    && self.allows(*m)
+            })
+            .collect();
+        if captures.is_empty() {
+            return;
+        }
+        let story = |moves: Vec<Move>, cost: u32| Explanation {
+            moves,
+            cost,
+            ..Explanation::default()
+        };
+        let mut found: Vec<(usize, Explanation)> = (0..self.lines.len())
+            .map(|i| (i, story(Vec::new(), 0)))
+            .collect();
+        found.extend(captures.into_iter().map(|m| (0, story(vec![m], PLY))));
         self.advance(found, stamp);
     }
 

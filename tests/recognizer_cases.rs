@@ -1509,3 +1509,12 @@ fn a_piece_landing_on_a_square_taken_for_dead_refutes_the_sensor_not_the_line() 
     assert!(trace(&result, "revise").iter().all(|r| !r.contains("e7e5")));
     assert_eq!(time_of(&result, "move c8e6 18:Be6"), Some(53_360));
 }
+
+#[test]
+fn a_capture_of_a_piece_every_line_has_unseen_keeps_the_lines_behind() {
+    // 38... Nd4 unseen, kept among the knight's squares; 43... hxg4+ takes a pawn every line
+    // has unseen, so the d4 line is not dropped, and d4 read later tells it.
+    let result = expect_game("unseen-kept-through-a-capture-every-line-shares");
+    assert_eq!(time_of(&result, "b3a1 b3d4 76:Nd4"), Some(292_000));
+    assert!(no_alarm_from(&result, 290_000));
+}

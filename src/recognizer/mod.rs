@@ -2136,8 +2136,10 @@ impl Recognizer {
             .iter()
             .enumerate()
             .flat_map(|(i, line)| {
+                // Only a piece this line alone has unseen is doubtful ground.
                 let ctx = SearchContext {
                     doubted: i > 0,
+                    unseen: self.lines[0].unseen,
                     ..ctx
                 };
                 explain(line, &ctx).into_iter().map(move |e| (i, e))

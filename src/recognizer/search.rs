@@ -70,7 +70,8 @@ pub struct SearchContext<'a> {
     /// Whether the line searched is not the likeliest: a piece it alone has unseen is
     /// a doubtful ground for a capture no sensor saw.
     pub doubted: bool,
-    /// Squares where a doubted line has a piece its sensor does not see: set by `explain`.
+    /// Squares where a doubted line has a piece its sensor does not see and the likeliest
+    /// line does not: set by `explain` (given, the likeliest line's unseen squares).
     pub unseen: Bitboard,
 }
 
@@ -90,7 +91,7 @@ pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
     let ctx = &SearchContext {
         live: ctx.live & !line.blind(),
         unseen: if ctx.doubted {
-            line.unseen
+            line.unseen & !ctx.unseen
         } else {
             Bitboard::EMPTY
         },

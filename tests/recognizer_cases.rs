@@ -1518,3 +1518,12 @@ fn a_capture_of_a_piece_every_line_has_unseen_keeps_the_lines_behind() {
     assert_eq!(time_of(&result, "b3a1 b3d4 76:Nd4"), Some(292_000));
     assert!(no_alarm_from(&result, 290_000));
 }
+
+#[test]
+fn a_piece_held_still_beside_a_known_stuck_empty_sensor_came_down_there() {
+    // a1 known stuck empty: 24... Qa1+ shows only the queen lifted from c3, then stillness.
+    // It is read a second later, not as Qxd3 when White straightens the queen on d3.
+    let result = expect_game("dead-known-landing-held-still");
+    assert_eq!(time_of(&result, "move c3a1 48:Qa1+"), Some(154_260));
+    assert!(trace(&result, "move").iter().all(|m| !m.contains("c3d3")));
+}

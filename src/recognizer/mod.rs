@@ -534,6 +534,45 @@ impl Recognizer {
         let lifted_for_this_move = lifted
             .single_square()
             .is_some_and(|square| self.evidence.last_departure(square, since).is_some());
+        // A piece lifted and held still where it could have come down on a sensor known to
+        // be stuck empty came down there: a dead sensor hides every landing.
+        if placed.is_empty() && lifted_for_this_move {
+            let line = &self.lines[0];
+            let onto_dead: Vec<(usize, Explanation)> = line
+                .current()
+                .legal_moves()
+                .iter()
+                .map(|&(m, _)| m)
+                .filter(|m| {
+                    m.from().is_some_and(|from| lifted.contains(from))
+                        && !m.is_capture()
+                        && !m.is_castle()
+                        && line.dead.contains(m.to())
+                        && !self.sensed.contains(m.to())
+                        && self.allows(*m)
+                })
+                .map(|m| {
+                    let story = Explanation {
+                        moves: vec![m],
+                        cost: PLY,
+                        ..Explanation::default()
+                    };
+                    (0, story)
+                })
+                .collect();
+            if !onto_dead.is_empty() {
+                self.now = stamp;
+                self.advance(onto_dead, stamp);
+                // Only a guess: the piece may still be in the hand.
+                for line in &mut self.lines {
+                    if let Some(node) = line.nodes.last_mut() {
+                        node.guessed = true;
+                    }
+                }
+                self.decided_still_at = Some(self.now);
+                return std::mem::take(&mut self.events);
+            }
+        }
         // With several captures, the likeliest is shown (and the others kept, for a later
         // move to choose). A board with events tells a capture by events on its victim's
         // square however fast the hand: without one, the piece is held, or was set down

@@ -1527,3 +1527,12 @@ fn a_piece_held_still_beside_a_known_stuck_empty_sensor_came_down_there() {
     assert_eq!(time_of(&result, "move c3a1 48:Qa1+"), Some(154_260));
     assert!(trace(&result, "move").iter().all(|m| !m.contains("c3d3")));
 }
+
+#[test]
+fn the_first_line_plays_its_move_when_a_stale_line_behind_matches_the_board() {
+    // 8... Nxd5 leaves the board as lines with the knight unseen on h6 have it: the first
+    // line plays the capture at once, and 6. a3 stays when 9. Nxd5 comes.
+    let result = expect_game("unseen-stale-line-matching-before-a-move");
+    assert_eq!(time_of(&result, "move f6d5 16:Nxd5"), Some(49_960));
+    assert!(trace(&result, "revise").iter().all(|r| !r.contains("a2a4")));
+}

@@ -1906,12 +1906,19 @@ impl Recognizer {
         // Without events, a square read filled where the first line holds a piece it could
         // not see (a rook taken as set down unseen on h6 beside a dead h5 that reads at last)
         // is no line noise: the line behind that had it on the dead square moves it there.
+        let arrived = self
+            .evidence
+            .arrived_at(stamp, self.evidence.is_event_board());
         let placed = if self.evidence.is_event_board() {
-            self.evidence.arrived_at(stamp, true)
+            arrived
         } else {
-            self.evidence.arrived_at(stamp, false) & self.lines[0].current().occupancy
+            arrived & self.lines[0].current().occupancy
         };
-        if placed.is_empty() {
+        // The first line, which a line behind matches as it stands, plays a whole move the
+        // board shows as well: a line kept for a piece unseen elsewhere is no reason to stop
+        // the game (a stale line with the knight unseen on h6 matching 19. Nxd5).
+        let placed_for = |i: usize| if i == 0 { arrived } else { placed };
+        if arrived.is_empty() {
             return;
         }
         // Each line searched on its own blind squares only.
@@ -1920,7 +1927,7 @@ impl Recognizer {
             doubted: true,
             ..self.search_context()
         };
-        let plays: Vec<(usize, Move)> = (1..self.lines.len())
+        let plays: Vec<(usize, Move)> = (0..self.lines.len())
             .filter(|&i| matching.iter().all(|(j, _)| *j != i))
             .filter_map(|i| {
                 let stories = explain(&self.lines[i], &ctx);
@@ -1934,7 +1941,12 @@ impl Recognizer {
                     && story.cost <= PLY
                     && story.unproven == 0
                     && story.out_of_order == 0;
-                (whole && placed.contains(m.to())).then_some((i, m))
+                // The first line's piece must be seen leaving: one it has unseen, moving
+                // on, may be the line behind's piece straightened.
+                let seen_leaving = i > 0
+                    || m.from()
+                        .is_some_and(|from| !self.lines[0].blind().contains(from));
+                (whole && seen_leaving && placed_for(i).contains(m.to())).then_some((i, m))
             })
             .collect();
         if plays.is_empty() {

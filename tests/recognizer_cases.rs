@@ -1536,3 +1536,11 @@ fn the_first_line_plays_its_move_when_a_stale_line_behind_matches_the_board() {
     assert_eq!(time_of(&result, "move f6d5 16:Nxd5"), Some(49_960));
     assert!(trace(&result, "revise").iter().all(|r| !r.contains("a2a4")));
 }
+
+#[test]
+fn a_capture_no_sensor_saw_is_repaired_as_a_guess_is() {
+    // 6... Qa5+ unseen, read by a search as 6... Qxd5 of a pawn whose square never read
+    // empty: the queen read on a5 and going on to a6 repairs it onto a5.
+    let result = expect_game("unseen-unproven-capture-repaired-like-a-guess");
+    assert_eq!(time_of(&result, "d8d5 d8a5 12:Qa5+"), Some(48_860));
+}

@@ -1544,3 +1544,10 @@ fn a_capture_no_sensor_saw_is_repaired_as_a_guess_is() {
     let result = expect_game("unseen-unproven-capture-repaired-like-a-guess");
     assert_eq!(time_of(&result, "d8d5 d8a5 12:Qa5+"), Some(48_860));
 }
+
+#[test]
+fn a_session_ending_with_a_capturer_and_its_victim_in_the_air_ends_on_the_capture() {
+    // 51... exd5 at the very end: d5 lifted, then e6, nothing more read.
+    let result = expect_game("capture-set-down-unseen-as-the-session-ends");
+    assert_eq!(time_of(&result, "move e6d5 102:exd5"), Some(320_380));
+}

@@ -1551,3 +1551,11 @@ fn a_session_ending_with_a_capturer_and_its_victim_in_the_air_ends_on_the_captur
     let result = expect_game("capture-set-down-unseen-as-the-session-ends");
     assert_eq!(time_of(&result, "move e6d5 102:exd5"), Some(320_380));
 }
+
+#[test]
+fn a_still_board_reads_a_move_from_a_square_the_next_move_landed_on() {
+    // 59... Nb6 off-centre, 60. d7 onto the square the knight left, b6 straightened: a
+    // still board tells both, the knight moving from a square read left and filled again.
+    let result = expect_game("unseen-next-move-lands-where-it-left");
+    assert_eq!(time_of(&result, "move d7b6 118:Nb6"), Some(375_520));
+}

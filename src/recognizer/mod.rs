@@ -425,7 +425,8 @@ impl Recognizer {
                 .stamp(still_since.saturating_add(self.config.still_ms));
             let _ = self.decide_when_still(stamp, Self::repair_with_unseen_landing)
                 || self.decide_when_still(stamp, Self::reread_recent_moves)
-                || self.decide_when_still(stamp, Self::catch_up_with_unseen_landings);
+                || self.decide_when_still(stamp, Self::catch_up_with_unseen_landings)
+                || self.decide_when_still(stamp, Self::moved_from_a_square_refilled);
             return std::mem::take(&mut self.events);
         }
         let lifted = self.view().missing(self.expected_occupancy());
@@ -1908,6 +1909,21 @@ impl Recognizer {
                 .victim
                 .is_some_and(|victim| seen.contains(victim) && !touched.contains(victim))
         })
+    }
+
+    /// Nothing else explains a still board: a move may have started from a square read left
+    /// and filled again since (the next move landing where a piece set down unseen left).
+    /// A sound story of it (every capture proven, in the hands' order) is taken.
+    fn moved_from_a_square_refilled(&mut self, stamp: Stamp) -> bool {
+        let current = self.lines[0].current();
+        let refilled =
+            self.evidence.departed_since(current.since) & current.occupancy & self.sensed;
+        if refilled.is_empty() {
+            return false;
+        }
+        let mut found = self.explanations_moving_from(self.view().live, false, refilled, true);
+        found.retain(|(_, e)| e.unproven == 0 && e.out_of_order == 0 && !e.moves.is_empty());
+        self.advance_cheapest(found, stamp)
     }
 
     /// Advances on the cheapest of `found`; false if there is none.

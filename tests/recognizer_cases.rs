@@ -1559,10 +1559,3 @@ fn a_still_board_reads_a_move_from_a_square_the_next_move_landed_on() {
     let result = expect_game("unseen-next-move-lands-where-it-left");
     assert_eq!(time_of(&result, "move d7b6 118:Nb6"), Some(375_520));
 }
-
-#[test]
-fn a_catch_up_dates_a_capture_by_its_first_arrival_not_the_recapture() {
-    // 14... cxd5 unseen, then 15. Nxc5 Nxc5 on one square: caught up once the board is still.
-    let result = expect_game("unseen-capture-then-two-captures-on-one-square");
-    assert_eq!(time_of(&result, "move c6d5 28:cxd5"), Some(98_420));
-}

@@ -321,29 +321,6 @@ impl Evidence {
         way: Bitboard,
         since: Stamp,
     ) -> Option<Stamp> {
-        self.capture_proofs(from, victim, way, since).next()
-    }
-
-    /// The earliest proof of such a capture: when the capturer came down, where later
-    /// arrivals on the square are other pieces' (a recapture).
-    pub fn first_capture_proof(
-        &self,
-        from: Square,
-        victim: Square,
-        way: Bitboard,
-        since: Stamp,
-    ) -> Option<Stamp> {
-        self.capture_proofs(from, victim, way, since).last()
-    }
-
-    /// Every proof of such a capture, the latest first.
-    fn capture_proofs(
-        &self,
-        from: Square,
-        victim: Square,
-        way: Bitboard,
-        since: Stamp,
-    ) -> impl Iterator<Item = Stamp> + '_ {
         let departure = self.last_departure(from, since).unwrap_or(since);
         let seen_on_its_way = way
             .into_iter()
@@ -356,8 +333,7 @@ impl Evidence {
             .rev()
             .take_while(|e| e.stamp >= since)
             .collect();
-        (0..window.len()).filter_map(move |i| {
-            let e = window[i];
+        window.iter().enumerate().find_map(|(i, e)| {
             let Observation::Arrived { square, from_event } = e.observation else {
                 return None;
             };
@@ -446,31 +422,6 @@ mod tests {
                 .capture_proof(Square::D4, Square::E5, Bitboard::EMPTY, base)
                 .is_some()
         );
-    }
-
-    #[test]
-    fn the_first_proof_of_a_capture_is_the_capturers_landing_not_a_recapture() {
-        let mut evidence = Evidence::new(100);
-        let base = evidence.stamp(1_000);
-        let s = evidence.stamp(2_000);
-        evidence.left(s, Square::D4);
-        let s = evidence.stamp(2_200);
-        evidence.left(s, Square::E5);
-        let landed = evidence.stamp(2_400);
-        evidence.arrived(landed, Square::E5, false);
-        let s = evidence.stamp(4_000);
-        evidence.left(s, Square::E5);
-        let recaptured = evidence.stamp(4_300);
-        evidence.arrived(recaptured, Square::E5, false);
-        let proof = |first: bool| {
-            if first {
-                evidence.first_capture_proof(Square::D4, Square::E5, Bitboard::EMPTY, base)
-            } else {
-                evidence.capture_proof(Square::D4, Square::E5, Bitboard::EMPTY, base)
-            }
-        };
-        assert_eq!(proof(false), Some(recaptured));
-        assert_eq!(proof(true), Some(landed));
     }
 
     #[test]

@@ -1538,14 +1538,6 @@ fn the_first_line_plays_its_move_when_a_stale_line_behind_matches_the_board() {
 }
 
 #[test]
-fn a_capture_no_sensor_saw_is_repaired_as_a_guess_is() {
-    // 6... Qa5+ unseen, read by a search as 6... Qxd5 of a pawn whose square never read
-    // empty: the queen read on a5 and going on to a6 repairs it onto a5.
-    let result = expect_game("unseen-unproven-capture-repaired-like-a-guess");
-    assert_eq!(time_of(&result, "d8d5 d8a5 12:Qa5+"), Some(48_860));
-}
-
-#[test]
 fn a_session_ending_with_a_capturer_and_its_victim_in_the_air_ends_on_the_capture() {
     // 51... exd5 at the very end: d5 lifted, then e6, nothing more read.
     let result = expect_game("capture-set-down-unseen-as-the-session-ends");

@@ -2282,20 +2282,7 @@ impl Recognizer {
                     .is_empty();
                 advanced.dead |= e.newly_dead | stood_on;
                 advanced.unseen |= e.newly_unseen & !stood_on;
-                let base = advanced.nodes.len().saturating_sub(e.undo + 1);
-                let since = advanced.nodes[base].since;
                 advanced.apply(e.undo, &e.moves, stamp);
-                // Without events, a capture no sensor saw (its victim's square never read
-                // empty) is only as sure as one guessed from a still board: the repairs
-                // may find its piece set down unseen.
-                if e.unproven > 0 && !self.evidence.is_event_board() {
-                    for node in &mut advanced.nodes[base + 1..] {
-                        let unseen_victim = node.last_move.is_some_and(|m| {
-                            m.is_capture() && self.evidence.last_departure(m.to(), since).is_none()
-                        });
-                        node.was_guessed |= unseen_victim;
-                    }
-                }
                 // A square taken for dead that has read since (kept blind while a piece
                 // was in the hand) is believed again where the line now agrees with it:
                 // its piece was only unseen.

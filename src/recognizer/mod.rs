@@ -489,11 +489,10 @@ impl Recognizer {
         // A piece that appeared long after the last move, and stays: one set down unseen
         // earlier, now straightened (a knight taken for a capture it never made). If a piece
         // left a square the line has empty, the repair must put it there: one unseen there
-        // moved on (a knight guessed as Nxe4, set down on b3 and read on to d4).
-        // Not where the piece may have left a square whose sensor is stuck occupied, a move
-        // of one ply: cheaper than rewriting an older one. Unless a piece left a square the
-        // line has empty (the repaired one moving on), or a capture guessed from a still board
-        // could have put its piece there instead.
+        // moved on (a knight guessed as Nxe4, set down on b3 and read on to d4). Not where
+        // the piece may have left a square whose sensor is stuck occupied, one ply, cheaper
+        // than rewriting an older move; unless a piece left a square the line has empty, or a
+        // capture guessed from a still board could have put its piece there instead.
         let current = self.lines[0].current();
         let left_unknown = self.evidence.departed_since(current.since) & !current.occupancy;
         let moved_off_a_dead_sensor = || {

@@ -110,7 +110,8 @@ impl Recognizer {
         self.repair_landing(stamp, left_unknown)
     }
 
-    /// The repair, each repaired piece coming down on every square of `left_unknown`.
+    /// The repair; where `left_unknown` names squares, only one putting its piece on them
+    /// (it is that square, alone).
     fn repair_landing(&mut self, stamp: Stamp, left_unknown: Bitboard) -> bool {
         let line = &self.lines[0];
         let n = line.ply_count();

@@ -493,8 +493,7 @@ impl Recognizer {
         // the piece may have left a square whose sensor is stuck occupied, one ply, cheaper
         // than rewriting an older move; unless a piece left a square the line has empty, or a
         // capture guessed from a still board could have put its piece there instead.
-        let current = self.lines[0].current();
-        let left_unknown = self.evidence.departed_since(current.since) & !current.occupancy;
+        let left_unknown = self.left_where_the_line_has_none();
         let moved_off_a_dead_sensor = || {
             lifted.is_empty()
                 && left_unknown.is_empty()
@@ -561,15 +560,8 @@ impl Recognizer {
                 })
                 .collect();
             if !onto_dead.is_empty() {
-                self.now = stamp;
-                self.advance(onto_dead, stamp);
                 // Only a guess: the piece may still be in the hand.
-                for line in &mut self.lines {
-                    if let Some(node) = line.nodes.last_mut() {
-                        node.guessed = true;
-                    }
-                }
-                self.decided_still_at = Some(self.now);
+                self.advance_on_a_guess(onto_dead, stamp, false);
                 return std::mem::take(&mut self.events);
             }
         }
@@ -585,15 +577,7 @@ impl Recognizer {
                 .iter()
                 .all(|(i, e)| made_its_capture(&self.lines[*i], e))
         {
-            self.now = stamp;
-            self.advance(found, stamp);
-            for line in &mut self.lines {
-                if let Some(node) = line.nodes.last_mut() {
-                    node.guessed = true;
-                    node.was_guessed = true;
-                }
-            }
-            self.decided_still_at = Some(self.now);
+            self.advance_on_a_guess(found, stamp, true);
         }
         // A board with events shows a capture on its victim's square: a piece lifted and
         // held still, nothing else touched, is held, or was let go off-centre (on a board
@@ -1523,14 +1507,44 @@ impl Recognizer {
     /// The board may show `castle` made in place, or pieces straightened: both lines are
     /// kept (the castling first) and reported ambiguous until a later move decides.
     fn split_on_castle_in_place(&mut self, castle: Move, stamp: Stamp) {
+        self.keep_beside_the_lines(&[castle], true, stamp);
+    }
+
+    /// The lines as they stand, and each of `moves` played on the first as a line of its
+    /// own (`moves_first`: ahead of them among equals), for a later move to tell apart.
+    fn keep_beside_the_lines(&mut self, moves: &[Move], moves_first: bool, stamp: Stamp) {
         let story = |moves: Vec<Move>, cost: u32| Explanation {
             moves,
             cost,
             ..Explanation::default()
         };
-        let mut found = vec![(0, story(vec![castle], PLY))];
-        found.extend((0..self.lines.len()).map(|i| (i, story(Vec::new(), 0))));
+        let played = moves.iter().map(|&m| (0, story(vec![m], PLY)));
+        let standing = (0..self.lines.len()).map(|i| (i, story(Vec::new(), 0)));
+        let found: Vec<(usize, Explanation)> = if moves_first {
+            played.chain(standing).collect()
+        } else {
+            standing.chain(played).collect()
+        };
         self.advance(found, stamp);
+    }
+
+    /// Advances on `found`, decided from a still board: only a guess, its last ply revised
+    /// or undone cheaply (`a_capture`: one the repairs may find set down unseen).
+    fn advance_on_a_guess(
+        &mut self,
+        found: Vec<(usize, Explanation)>,
+        stamp: Stamp,
+        a_capture: bool,
+    ) {
+        self.now = stamp;
+        self.advance(found, stamp);
+        for line in &mut self.lines {
+            if let Some(node) = line.nodes.last_mut() {
+                node.guessed = true;
+                node.was_guessed |= a_capture;
+            }
+        }
+        self.decided_still_at = Some(self.now);
     }
 
     /// The board reads as the line has it, but a piece of the other side was lifted and set
@@ -1568,19 +1582,9 @@ impl Recognizer {
                     && self.allows(*m)
             })
             .collect();
-        if captures.is_empty() {
-            return;
+        if !captures.is_empty() {
+            self.keep_beside_the_lines(&captures, false, stamp);
         }
-        let story = |moves: Vec<Move>, cost: u32| Explanation {
-            moves,
-            cost,
-            ..Explanation::default()
-        };
-        let mut found: Vec<(usize, Explanation)> = (0..self.lines.len())
-            .map(|i| (i, story(Vec::new(), 0)))
-            .collect();
-        found.extend(captures.into_iter().map(|m| (0, story(vec![m], PLY))));
-        self.advance(found, stamp);
     }
 
     /// A move finished on the line's board while the other player holds one of their own
@@ -1817,11 +1821,8 @@ impl Recognizer {
     ) -> Vec<(usize, Explanation)> {
         let mut found: Vec<(usize, Explanation)> = Vec::new();
         // Over two hands, the next move's piece may have landed where the unseen one left.
-        let current = self.lines[0].current();
         let refilled = match rival {
-            Some(_) => {
-                self.evidence.departed_since(current.since) & current.occupancy & self.sensed
-            }
+            Some(_) => self.left_and_refilled(),
             None => Bitboard::EMPTY,
         };
         let singles = suspects.into_iter().map(Bitboard::from_square);
@@ -1910,13 +1911,25 @@ impl Recognizer {
         })
     }
 
+    /// Squares left since the likeliest line's position where it has no piece: a piece it
+    /// has unseen, or set down elsewhere, moved on from there.
+    fn left_where_the_line_has_none(&self) -> Bitboard {
+        let current = self.lines[0].current();
+        self.evidence.departed_since(current.since) & !current.occupancy
+    }
+
+    /// Squares left since the likeliest line's position that read a piece again now, where
+    /// it has one: another piece may have landed where the first left.
+    fn left_and_refilled(&self) -> Bitboard {
+        let current = self.lines[0].current();
+        self.evidence.departed_since(current.since) & current.occupancy & self.sensed
+    }
+
     /// Nothing else explains a still board: a move may have started from a square read left
     /// and filled again since (the next move landing where a piece set down unseen left).
     /// A sound story of it (every capture proven, in the hands' order) is taken.
     fn moved_from_a_square_refilled(&mut self, stamp: Stamp) -> bool {
-        let current = self.lines[0].current();
-        let refilled =
-            self.evidence.departed_since(current.since) & current.occupancy & self.sensed;
+        let refilled = self.left_and_refilled();
         if refilled.is_empty() {
             return false;
         }

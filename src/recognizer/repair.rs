@@ -105,9 +105,7 @@ impl Recognizer {
     /// is the repaired piece moving on from where it came down unseen: the repair must put
     /// it there.
     pub(super) fn repair_accounting_for_departures(&mut self, stamp: Stamp) -> bool {
-        let current = self.lines[0].current();
-        let left_unknown = self.evidence.departed_since(current.since) & !current.occupancy;
-        self.repair_landing(stamp, left_unknown)
+        self.repair_landing(stamp, self.left_where_the_line_has_none())
     }
 
     /// The repair; where `left_unknown` names squares, only one putting its piece on them

@@ -22,6 +22,7 @@ impl Footprint {
     }
 }
 
+#[inline(always)]
 pub fn footprint(m: Move) -> Footprint {
     match m {
         Move::Normal {
@@ -90,6 +91,7 @@ pub fn hidden_castle_squares(m: Move) -> Bitboard {
     }
 }
 
+#[inline]
 pub fn occupancy_after(occupancy: Bitboard, m: Move) -> Bitboard {
     let f = footprint(m);
     (occupancy & !f.vacated) | f.filled

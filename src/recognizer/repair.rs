@@ -203,7 +203,11 @@ impl Recognizer {
             if !landed_unseen && appeared.is_empty() && seen_moving_on.is_empty() && !still_unseen {
                 continue;
             }
-            for &(alternative, _) in line.nodes[base].legal_moves() {
+            let alternatives = line.nodes[base]
+                .legal_moves()
+                .iter()
+                .filter(|&&(m, _)| m != recorded && m.from() == Some(from) && !m.is_castle());
+            for &(alternative, _) in alternatives {
                 let landing = alternative.to();
                 let seen_now = appeared.contains(landing);
                 let seen_then = seen_moving_on.contains(landing);
@@ -216,10 +220,7 @@ impl Recognizer {
                     && !alternative.is_capture()
                     && empty_now
                     && !held_since.contains(landing);
-                if alternative == recorded
-                    || !(left_unknown & !Bitboard::from_square(landing)).is_empty()
-                    || alternative.from() != Some(from)
-                    || alternative.is_castle()
+                if !(left_unknown & !Bitboard::from_square(landing)).is_empty()
                     || line.blind().contains(landing)
                     || !(admitted || moved_on_from)
                 {

@@ -209,7 +209,11 @@ fn forward(
         excluded_first,
     };
     // The first ply uses the base node's cached moves; deeper plies generate their own.
+    let origins = vacated | ctx.dead() | ctx.left_and_refilled;
     for &(m, occupancy) in base.legal_moves() {
+        if !may_leave(m, origins) {
+            continue;
+        }
         search.step(
             &base.position,
             m,
@@ -219,6 +223,15 @@ fn forward(
             &mut path,
             found,
         );
+    }
+}
+
+/// The origin check at the top of `Search::step`, made before any footprint is computed: a
+/// plain move's only vacated square is its origin.
+fn may_leave(m: Move, origins: Bitboard) -> bool {
+    match m {
+        Move::Normal { from, .. } => origins.contains(from),
+        _ => true,
     }
 }
 
@@ -274,13 +287,16 @@ impl Search<'_, '_> {
         }
         let destinations = earlier_destinations | lands;
         // The next mover needs a piece on a square a story may move from.
-        let next_mover_can_move = !(position.them()
-            & (self.vacated | destinations | self.ctx.dead() | self.ctx.left_and_refilled))
-            .is_empty();
+        let next_origins =
+            self.vacated | destinations | self.ctx.dead() | self.ctx.left_and_refilled;
+        let next_mover_can_move = (position.them() & next_origins).any();
         if plies_left > 1 && next_mover_can_move {
             let mut next = position.clone();
             next.play_unchecked(m);
             for next_move in next.legal_moves() {
+                if !may_leave(next_move, next_origins) {
+                    continue;
+                }
                 let next_occupancy = super::moves::occupancy_after(occupancy, next_move);
                 self.step(
                     &next,

@@ -1550,3 +1550,13 @@ fn a_still_board_reads_a_move_from_a_square_the_next_move_landed_on() {
     let result = expect_game("unseen-next-move-lands-where-it-left");
     assert_eq!(time_of(&result, "move d7b6 118:Nb6"), Some(375_520));
 }
+
+#[test]
+fn a_capture_guessed_last_is_repaired_when_the_reply_it_forbids_completes() {
+    // 33. Bh3 off-centre, guessed from the still board as 33. Bxf7+; 33... Nxd4 is illegal
+    // after a check, so the board shows `illegal` until 34. Bxd4 completes it: the guess, the
+    // last move, is then repaired to a quiet move onto an empty square of its reach.
+    let result = expect_game("unseen-guessed-capture-forbids-the-reply");
+    assert_eq!(time_of(&result, "revise e6f7 e6h3 33:Bh3"), Some(112_620));
+    assert_eq!(time_of(&result, "move e3d4 35:Bxd4"), Some(112_620));
+}

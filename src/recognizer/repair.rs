@@ -11,7 +11,7 @@ use super::evidence::PASSING_MS;
 use super::line::Line;
 use super::moves::{footprint, touched_squares};
 use super::search::{IN_PROGRESS, PLY, UNSEEN_LANDING, explain, in_progress_cost};
-use super::{Recognizer, Stamp};
+use super::{BoardStatus, Recognizer, Stamp};
 
 /// How many plies back a move may be found to have ended elsewhere, unseen.
 const DEEPEST: usize = 6;
@@ -140,7 +140,13 @@ impl Recognizer {
         let ctx = self.search_context();
         // Each repair's cost, how far back, the move it puts there and the moves after.
         let mut found: Vec<(u32, Repair)> = Vec::new();
-        for back in 2..=deepest {
+        // The last move too when it was a capture guessed from a still board and the board
+        // has shown `illegal` since: the other player's reply may be what it forbids.
+        let last_guessed = line.current().was_guessed
+            && line.current().last_move.is_some_and(|m| m.is_capture())
+            && matches!(self.status, BoardStatus::Illegal { .. });
+        let newest = if last_guessed { 1 } else { 2 };
+        for back in newest..=deepest {
             let base = n - back;
             let recorded = played[base];
             let Some(from) = recorded.from() else {
@@ -175,10 +181,11 @@ impl Recognizer {
             let guessed_capture = recent
                 && recorded.is_capture()
                 && line.nodes[base + 1].was_guessed
-                && self
-                    .view()
-                    .missing(line.current().occupancy)
-                    .contains(passed);
+                && (back == 1
+                    || self
+                        .view()
+                        .missing(line.current().occupancy)
+                        .contains(passed));
             let landed_unseen = left_long_ago || guessed_capture;
             // Or the guessed capturer was set down unseen on a quiet square of its reach, where
             // no position since had a piece, and has moved on from there, unseen too: the board

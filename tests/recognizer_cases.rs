@@ -1560,3 +1560,12 @@ fn a_capture_guessed_last_is_repaired_when_the_reply_it_forbids_completes() {
     assert_eq!(time_of(&result, "revise e6f7 e6h3 33:Bh3"), Some(112_620));
     assert_eq!(time_of(&result, "move e3d4 35:Bxd4"), Some(112_620));
 }
+
+#[test]
+fn a_capturer_set_down_unseen_on_its_victims_square_moves_on_in_a_catch_up() {
+    // 37. Nxd4 off-centre on its victim's square, 37... c5 off-centre too, then 38. Nxf5 from
+    // d4 and 38... gxf5: the only departure d4 shows is its victim's, and the knight, unseen
+    // there, moves on with no lift of its own.
+    let result = expect_game("unseen-capturer-moves-on-from-its-victims-square");
+    assert_eq!(time_of(&result, "move d4f5 39:Nxf5"), Some(126_750));
+}

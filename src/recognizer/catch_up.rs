@@ -307,7 +307,10 @@ impl Walk<'_> {
             let Some(from) = m.from().filter(|from| movers.contains(*from)) else {
                 continue;
             };
-            let step = if self.departed.contains(from) {
+            // A piece the story set down unseen on its victim's square shows no lift of its
+            // own there: the square's departure was the victim's.
+            let unseen_on_a_left_square = (story_unseen | self.blind_pieces).contains(from);
+            let step = if self.departed.contains(from) && !unseen_on_a_left_square {
                 self.seen_leaving(m, previous, used)
             } else {
                 self.seen_landing_from_a_blind_square(m, previous)

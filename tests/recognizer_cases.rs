@@ -1569,3 +1569,13 @@ fn a_capturer_set_down_unseen_on_its_victims_square_moves_on_in_a_catch_up() {
     let result = expect_game("unseen-capturer-moves-on-from-its-victims-square");
     assert_eq!(time_of(&result, "move d4f5 39:Nxf5"), Some(126_750));
 }
+
+#[test]
+fn a_pawn_slid_beside_with_its_place_polled_before_its_lift_keeps_the_other_lines() {
+    // 8... Nf6 off-centre (lines Nf6, Nh6, Ne7), then 9... h6 slid from h7: the poll lists
+    // `place h6` before `lift h7`. The pawn lifted later in the same poll is in the hand when
+    // h6 fills, so the lines with the knight elsewhere are not dropped as unable to reach it.
+    let result = expect_game("unseen-slid-pawn-placed-before-its-lift");
+    assert_eq!(time_of(&result, "move h7h6 10:h6"), Some(31_500));
+    assert!(no_alarm_from(&result, 29_500));
+}

@@ -130,6 +130,9 @@ pub struct Recognizer {
     told_status: BoardStatus,
     /// Within a read of several readings: decide, but tell only what holds at its end.
     quiet: bool,
+    /// Squares the rest of the read being fed lifts: a poll lists a slid piece's place on
+    /// the square beside before the lift from its own.
+    lifted_later_in_the_read: Bitboard,
     /// Within a read decided once, on where the pieces are at its end: readings before
     /// the last are only recorded.
     recording_only: bool,
@@ -195,6 +198,7 @@ impl Recognizer {
             status: BoardStatus::Settled,
             told_status: BoardStatus::Settled,
             quiet: false,
+            lifted_later_in_the_read: Bitboard::EMPTY,
             recording_only: false,
             spent: 0,
             reported_moves: Vec::new(),
@@ -288,10 +292,18 @@ impl Recognizer {
         self.spent = 0;
         for (index, timed) in batch.iter().enumerate() {
             self.quiet = index + 1 < batch.len();
+            self.lifted_later_in_the_read = batch[index + 1..]
+                .iter()
+                .filter_map(|r| match r.reading {
+                    Reading::Lift(square) => Some(square),
+                    _ => None,
+                })
+                .collect();
             self.recording_only = recording_only;
             self.read(*timed);
         }
         self.recording_only = false;
+        self.lifted_later_in_the_read = Bitboard::EMPTY;
         if let Some(last) = batch.last()
             && recording_only
         {
@@ -1043,6 +1055,9 @@ impl Recognizer {
             return;
         }
         let sensed = self.sensed;
+        // A piece slid onto it from beside, its lift listed after the place.
+        let held_now =
+            sensed & !(self.lifted_later_in_the_read & shakmaty::attacks::king_attacks(square));
         let may_carry_one_there = |line: &Line| {
             let current = line.current();
             // A piece stands there, or stood there a ply or two ago (a takeback, a revised
@@ -1065,7 +1080,7 @@ impl Recognizer {
             }
             // A piece in the hand, set down as a move or beside its square (knocked, nudged);
             // or one the line cannot see, which moves on with no lift, as a move only.
-            carried_to(line, sensed, Bitboard::from_square(square), true).any()
+            carried_to(line, held_now, Bitboard::from_square(square), true).any()
         };
         let before = self.lines.len();
         self.lines.retain(may_carry_one_there);

@@ -1553,8 +1553,8 @@ fn a_still_board_reads_a_move_from_a_square_the_next_move_landed_on() {
 
 #[test]
 fn a_capture_guessed_last_is_repaired_when_the_reply_it_forbids_completes() {
-    // 33. Bh3 off-centre, guessed from the still board as 33. Bxf7+; 33... Nxd4 is illegal
-    // after a check, so the board shows `illegal` until 34. Bxd4 completes it: the guess, the
+    // 17. Bh3 off-centre, guessed from the still board as 17. Bxf7+; 17... Nxd4 is illegal
+    // after a check, so the board shows `illegal` until 18. Bxd4 completes it: the guess, the
     // last move, is then repaired to a quiet move onto an empty square of its reach.
     let result = expect_game("unseen-guessed-capture-forbids-the-reply");
     assert_eq!(time_of(&result, "revise e6f7 e6h3 33:Bh3"), Some(112_620));
@@ -1563,8 +1563,8 @@ fn a_capture_guessed_last_is_repaired_when_the_reply_it_forbids_completes() {
 
 #[test]
 fn a_capturer_set_down_unseen_on_its_victims_square_moves_on_in_a_catch_up() {
-    // 37. Nxd4 off-centre on its victim's square, 37... c5 off-centre too, then 38. Nxf5 from
-    // d4 and 38... gxf5: the only departure d4 shows is its victim's, and the knight, unseen
+    // 19. Nxd4 off-centre on its victim's square, 19... c5 off-centre too, then 20. Nxf5 from
+    // d4 and 20... Qxf5: the only departure d4 shows is its victim's, and the knight, unseen
     // there, moves on with no lift of its own.
     let result = expect_game("unseen-capturer-moves-on-from-its-victims-square");
     assert_eq!(time_of(&result, "move d4f5 39:Nxf5"), Some(126_750));
@@ -1572,7 +1572,7 @@ fn a_capturer_set_down_unseen_on_its_victims_square_moves_on_in_a_catch_up() {
 
 #[test]
 fn a_pawn_slid_beside_with_its_place_polled_before_its_lift_keeps_the_other_lines() {
-    // 8... Nf6 off-centre (lines Nf6, Nh6, Ne7), then 9... h6 slid from h7: the poll lists
+    // 4... Nf6 off-centre (lines Nf6, Nh6, Ne7), then 5... h6 slid from h7: the poll lists
     // `place h6` before `lift h7`. The pawn lifted later in the same poll is in the hand when
     // h6 fills, so the lines with the knight elsewhere are not dropped as unable to reach it.
     let result = expect_game("unseen-slid-pawn-placed-before-its-lift");

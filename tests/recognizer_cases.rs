@@ -1579,3 +1579,14 @@ fn a_pawn_slid_beside_with_its_place_polled_before_its_lift_keeps_the_other_line
     assert_eq!(time_of(&result, "move h7h6 10:h6"), Some(31_500));
     assert!(no_alarm_from(&result, 29_500));
 }
+
+#[test]
+fn a_piece_of_the_other_side_touched_and_set_back_is_no_second_hand() {
+    // 11. d5 off-centre; Black touches c6 and sets it back, then plays 11... Nb6 off-centre
+    // too. The pawn set back on c6 is no second black piece in the hand: the board waits for
+    // the knight, and no 11... Nc5 12. dxc6 is made up (12. dxc6 would shift every later
+    // move by a ply).
+    let result = expect_game("unseen-touch-set-back-before-the-reply");
+    assert_eq!(time_of(&result, "move d7b6 22:Nb6"), Some(67_300));
+    assert!(trace(&result, "move").iter().all(|m| !m.contains("d5c6")));
+}

@@ -702,8 +702,16 @@ pub fn in_progress_cost_when(
     // Both players' hands at once: a move, and the other player's piece lifted or touched.
     let theirs = current.position.them();
     let touched = missing | disturbed;
+    // (A piece of theirs touched and set back is no piece in their hand, unless a piece
+    // in the mover's hand could have taken it and stand there now.)
+    let board = current.position.board();
+    let movers_reach = (missing & current.position.us())
+        .into_iter()
+        .fold(Bitboard::EMPTY, |all, from| all | board.attacks_from(from));
+    let set_back = sensed.occupancy & !movers_reach;
+    let in_their_hand = touched & theirs & !set_back;
     let two_in_hand =
-        extra.is_empty() && (touched & !theirs).count() <= 1 && (touched & theirs).count() <= 1;
+        extra.is_empty() && (touched & !theirs).count() <= 1 && in_their_hand.count() <= 1;
     if two_in_hand || part_of_a_move(current, sensed, disturbed, Spare::TheirHand, straddle) {
         return Some(IN_PROGRESS + SECOND_HAND);
     }

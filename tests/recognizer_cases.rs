@@ -1590,3 +1590,12 @@ fn a_piece_of_the_other_side_touched_and_set_back_is_no_second_hand() {
     assert_eq!(time_of(&result, "move d7b6 22:Nb6"), Some(67_300));
     assert!(trace(&result, "move").iter().all(|m| !m.contains("d5c6")));
 }
+
+#[test]
+fn a_piece_unseen_taken_by_a_slid_piece_is_no_piece_straightened() {
+    // 14... Bxc5 off-centre; 15. Qxc5 slides c2 over c3 and c4 onto it. c5 reading the queen
+    // is no bishop straightened while the queen, in the hand, could have come down there: the
+    // square stays blind, and 15. Qxc5 is read when Black moves, not 15. Qc4.
+    let result = expect_game("unseen-victim-taken-by-a-slide");
+    assert_eq!(time_of(&result, "revise c2c4 c2c5 29:Qxc5"), Some(104_040));
+}

@@ -996,8 +996,15 @@ impl Recognizer {
             self.lines.sort_by_key(|line| !proven(line));
         }
         for line in &mut self.lines {
-            // An unseen piece's square that reads again is read as any other.
-            line.unseen &= !changed;
+            // An unseen piece's square that reads again is read as any other; not while a
+            // piece in the hand could have come down there, taking it.
+            let taken = carried_to(
+                line,
+                occupied_now,
+                changed & occupied_now & line.unseen,
+                false,
+            );
+            line.unseen &= !(changed & !taken);
             // A sensor taken for stuck empty that now reads the piece the line has there
             // was no dead sensor: the piece stood off-centre and is straightened. Not while
             // a piece is in the hand: that one may have landed there.

@@ -57,6 +57,11 @@ fn reads_as_expected(name: &str) {
     assert_eq!(games(&run(name, None)), expected_games(name), "{name}");
 }
 
+/// Whether no trace line of `kind` names `text` (a move never read, never revised to).
+fn never_traced(result: &Replay, kind: &str, text: &str) -> bool {
+    trace(result, kind).iter().all(|line| !line.contains(text))
+}
+
 fn time_of(result: &Replay, line: &str) -> Option<u64> {
     result
         .events
@@ -1085,7 +1090,7 @@ fn an_unseen_pawn_move_is_told_by_the_capture_only_it_could_make() {
     assert!(trace(&result, "illegal").len() <= 1);
     // 2... c6 is shown at once: 2... c5 would hang the pawn to d4.
     assert!(trace(&result, "revise").is_empty());
-    assert!(trace(&result, "move").iter().all(|m| !m.contains("c7c5")));
+    assert!(never_traced(&result, "move", "c7c5"));
 }
 
 #[test]
@@ -1174,7 +1179,7 @@ fn a_poll_that_lists_a_slid_pawns_arrival_before_its_departure_is_decided_on_its
     // to b4; the poll's end shows the pawn's move.
     let result = expect_game_without_alarm("slide-polled-past-unseen");
     assert_eq!(decided_at(&result, "7:b4"), Some(7250));
-    assert!(trace(&result, "move").iter().all(|m| !m.contains("c5b4")));
+    assert!(never_traced(&result, "move", "c5b4"));
 }
 
 #[test]
@@ -1408,7 +1413,7 @@ fn a_revised_last_move_lands_only_after_its_piece_left_the_square_it_was_read_on
 fn a_square_brushed_beside_a_slides_first_step_before_its_origin_empties_is_the_slide() {
     // f5 reads a poll before f4 empties: 5. Bd6 beginning, not 4... Nxd5 revised to Nf5.
     let result = expect_game_without_alarm("slide-polled-brush-before-lift");
-    assert!(trace(&result, "revise").iter().all(|r| !r.contains("e7f5")));
+    assert!(never_traced(&result, "revise", "e7f5"));
     assert_eq!(decided_at(&result, "9:Bd6"), Some(10_100));
 }
 
@@ -1416,7 +1421,7 @@ fn a_square_brushed_beside_a_slides_first_step_before_its_origin_empties_is_the_
 fn a_queen_slid_onto_a_victim_lifted_as_it_passes_is_one_capture_not_a_move_and_its_reply() {
     // One poll: d8 lifted, e8 brushed, f6 lifted, e7 passed; the next poll sets it on f6.
     let result = expect_game_without_alarm("slide-polled-capture-victim-lifted-mid-slide");
-    assert!(trace(&result, "move").iter().all(|m| !m.contains("d8e8")));
+    assert!(never_traced(&result, "move", "d8e8"));
     assert_eq!(decided_at(&result, "24:Qxf6"), Some(73_750));
 }
 
@@ -1436,7 +1441,7 @@ fn a_piece_the_mover_knocks_over_beside_its_move_leaves_the_move_decided_when_it
 fn a_rook_slid_on_towards_a_victim_lifted_first_is_no_move_beside_a_knocked_piece() {
     // 31. Ra1-a2-a3 takes the bishop on a3, lifted first: not 31. Ra2 with a3 knocked over.
     let result = expect_game("slide-capture-victim-lifted-first-straight-on");
-    assert!(trace(&result, "move").iter().all(|m| !m.contains("a1a2")));
+    assert!(never_traced(&result, "move", "a1a2"));
 }
 
 #[test]
@@ -1489,7 +1494,7 @@ fn a_piece_appearing_with_nothing_lifted_moved_off_a_stuck_sensor_before_an_old_
     // changed, not 11. Qxe4 twelve plies back rewritten as Qc3.
     let result = expect_game("dead-move-off-a-stuck-sensor-not-an-old-repair");
     assert_eq!(time_of(&result, "move c2c3 33:c3"), Some(105_820));
-    assert!(trace(&result, "revise").iter().all(|r| !r.contains("d3c3")));
+    assert!(never_traced(&result, "revise", "d3c3"));
     assert!(no_alarm_from(&result, 100_000));
 }
 
@@ -1505,7 +1510,7 @@ fn a_piece_landing_on_a_square_taken_for_dead_refutes_the_sensor_not_the_line() 
     // 2... e6 off-centre kept as e6 or e5 (some lines e6 dead); the pawn left e6 long ago,
     // and 9... Be6 landing there refutes the dead sensor only: 2... e6 is not revised.
     let result = expect_game("dead-square-left-then-landed-on");
-    assert!(trace(&result, "revise").iter().all(|r| !r.contains("e7e5")));
+    assert!(never_traced(&result, "revise", "e7e5"));
     assert_eq!(time_of(&result, "move c8e6 18:Be6"), Some(53_360));
 }
 
@@ -1524,7 +1529,7 @@ fn a_piece_held_still_beside_a_known_stuck_empty_sensor_came_down_there() {
     // It is read a second later, not as Qxd3 when White straightens the queen on d3.
     let result = expect_game("dead-known-landing-held-still");
     assert_eq!(time_of(&result, "move c3a1 48:Qa1+"), Some(154_260));
-    assert!(trace(&result, "move").iter().all(|m| !m.contains("c3d3")));
+    assert!(never_traced(&result, "move", "c3d3"));
 }
 
 #[test]
@@ -1533,7 +1538,7 @@ fn the_first_line_plays_its_move_when_a_stale_line_behind_matches_the_board() {
     // line plays the capture at once, and 6. a3 stays when 9. Nxd5 comes.
     let result = expect_game("unseen-stale-line-matching-before-a-move");
     assert_eq!(time_of(&result, "move f6d5 16:Nxd5"), Some(49_960));
-    assert!(trace(&result, "revise").iter().all(|r| !r.contains("a2a4")));
+    assert!(never_traced(&result, "revise", "a2a4"));
 }
 
 #[test]
@@ -1588,7 +1593,7 @@ fn a_piece_of_the_other_side_touched_and_set_back_is_no_second_hand() {
     // move by a ply).
     let result = expect_game("unseen-touch-set-back-before-the-reply");
     assert_eq!(time_of(&result, "move d7b6 22:Nb6"), Some(67_300));
-    assert!(trace(&result, "move").iter().all(|m| !m.contains("d5c6")));
+    assert!(never_traced(&result, "move", "d5c6"));
 }
 
 #[test]

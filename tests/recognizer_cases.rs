@@ -583,6 +583,22 @@ fn a_pawn_slid_two_squares_beside_a_capturer_is_revised_as_it_lands() {
     assert_eq!(time_of(&result, "revise f7f6 f7f5 4:f5"), Some(5208));
 }
 
+#[test]
+fn a_pawn_slid_two_squares_on_a_polled_board_is_revised_at_the_poll_after() {
+    // Whichever poll lists the place on f5 and the lift of f6, a poll apart.
+    for name in [
+        "slide-pawn-two-squares-polled-straddling",
+        "slide-pawn-two-squares-polled-passing",
+    ] {
+        let result = expect_game(name);
+        assert_eq!(
+            time_of(&result, "revise f7f6 f7f5 4:f5"),
+            Some(5281),
+            "{name}"
+        );
+    }
+}
+
 /// The recognizer after a log, fed by hand (for the user's commands in between).
 fn fed(name: &str) -> (Recognizer, Vec<boardsight::reading::TimedReading>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/logs/{name}.log"));

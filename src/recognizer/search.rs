@@ -657,7 +657,11 @@ pub fn in_progress_cost_when(
                             .last_arrival(square, current.since)
                             .zip(evidence.last_departure(last.to(), current.since))
                             .is_some_and(|(arrived, left)| {
+                                // (A board polled lists the halves of a straddle up to a
+                                // poll apart: the pawn never rested where it was read.)
                                 arrived.t.abs_diff(left.t) <= STRADDLE_MS
+                                    || arrived.t.saturating_sub(current.since.t)
+                                        <= STRADDLE_MS + evidence.poll_skew()
                             })
                 })
         })

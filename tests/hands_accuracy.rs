@@ -368,3 +368,82 @@ fn held_out_sessions_with_lively_hands_are_recognised() {
         total.moves
     );
 }
+
+/// Whole games slid along the board (every move but a knight's, diagonal steps brushing a
+/// square beside the way), read by a polled board at every phase of its poll, as fast as
+/// a Centaur polls the simulated board in the DGT tests and as slow as the sim's Centaur:
+/// each game comes out exact, and each move is shown (or revised to) within a poll and a
+/// half of its last lift or place. Where the poll cuts a slide decides what one poll lists
+/// (a straddle whole, or its halves a poll apart), so this is where a busy machine differs.
+#[test]
+fn slid_games_are_read_in_time_at_every_phase_of_the_poll() {
+    // (A slid piece leaves a square within 4 ms of reaching the next: a poll may fall between.)
+    const STEP_MS: u64 = 1;
+    let games: Vec<GameRecord> = boardsight::sim::sample::games()
+        .into_iter()
+        .take(3)
+        .collect();
+    let mut worst = 0;
+    let mut problems = Vec::new();
+    let mut sessions = 0;
+    for (index, game) in games.iter().enumerate() {
+        let style = HandStyle {
+            seed: 3 + index as u64,
+            slide: 1.0,
+            brush: 0.5,
+            adjust: 0.0,
+            dropout: 0.0,
+            ..HandStyle::default()
+        };
+        let scripted = boardsight::sim::script_session(std::slice::from_ref(game), &style);
+        // (Not a scanning board: a capture whose victim's square never read empty is guessed
+        // only once the board is still, as its own tests hold.)
+        let mode = Mode::Poll;
+        for period in [150, Mode::Poll.period_ms()] {
+            for offset in (0..period).step_by(STEP_MS as usize) {
+                let script: Vec<_> = scripted
+                    .script
+                    .iter()
+                    .map(|(at, action)| (at + offset, action.clone()))
+                    .collect();
+                let readings =
+                    boardsight::sim::record_every(&script, mode, period, Sensors::default());
+                let truth = Truth {
+                    games: vec![uci_moves(game)],
+                    done_at: vec![scripted.done_at[0].iter().map(|at| at + offset).collect()],
+                    mode: mode.name().to_owned(),
+                    ..Truth::default()
+                };
+                let name = format!(
+                    "game {index}, {} every {period} ms, phase +{offset} ms",
+                    mode.name()
+                );
+                let session = score_session(&name, &readings, truth);
+                sessions += 1;
+                let late = session
+                    .tally
+                    .delays
+                    .iter()
+                    .copied()
+                    .max()
+                    .unwrap_or_default();
+                worst = worst.max(late);
+                if let Some(failure) = session.failure {
+                    problems.push(failure);
+                } else if late > period * 3 / 2 {
+                    let ply = session.tally.delays.iter().position(|&d| d == late);
+                    let ply = ply.unwrap_or_default();
+                    problems.push(format!(
+                        "{name}: move {} ({}) shown {late} ms after it was made",
+                        ply / 2 + 1,
+                        session.truth.games[0][ply]
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{sessions} slid sessions at every phase of the poll, the latest move shown {worst} ms after it was made"
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

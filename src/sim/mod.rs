@@ -16,4 +16,4 @@ pub use hands::{
     Action, HandCounts, HandStyle, Scripted, move_actions, script_games, script_hours,
     script_session,
 };
-pub use recording::{Mode, Recording, Sensors, record, record_games};
+pub use recording::{Mode, Recording, Sensors, record, record_every, record_games};

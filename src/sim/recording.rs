@@ -96,7 +96,17 @@ const PROMOTE_AFTER_MS: u64 = 300;
 /// the first read at or after the first action until a while after the last, through
 /// `sensors`.
 pub fn record(script: &[(u64, Action)], mode: Mode, sensors: Sensors) -> Vec<TimedReading> {
-    let period = mode.period_ms();
+    record_every(script, mode, mode.period_ms(), sensors)
+}
+
+/// The same, the board read every `period` ms (a Centaur polled faster, a game played
+/// faster than the hands' script).
+pub fn record_every(
+    script: &[(u64, Action)],
+    mode: Mode,
+    period: u64,
+    sensors: Sensors,
+) -> Vec<TimedReading> {
     let (Some((first, _)), Some((last, _))) = (script.first(), script.last()) else {
         return Vec::new();
     };

@@ -12,7 +12,7 @@ use shakmaty::Square;
 
 use super::uci_games;
 
-#[derive(serde::Deserialize, serde::Serialize)]
+#[derive(Default, serde::Deserialize, serde::Serialize)]
 pub struct Truth {
     pub games: Vec<Vec<String>>,
     #[serde(default)]

@@ -10,6 +10,7 @@ pub mod event;
 mod evidence;
 pub mod health;
 mod line;
+mod move_cache;
 mod moves;
 mod orientation;
 mod plausibility;
@@ -138,6 +139,8 @@ pub struct Recognizer {
     recording_only: bool,
     /// What the stories decided since the current read began cost.
     spent: u32,
+    /// The legal moves of positions the searches walked.
+    move_cache: move_cache::MoveCache,
     reported_moves: Vec<Move>,
     reported_ambiguity: Option<(usize, Vec<Move>)>,
     now: Stamp,
@@ -201,6 +204,7 @@ impl Recognizer {
             lifted_later_in_the_read: Bitboard::EMPTY,
             recording_only: false,
             spent: 0,
+            move_cache: move_cache::MoveCache::default(),
             reported_moves: Vec::new(),
             reported_ambiguity: None,
             now,
@@ -1862,13 +1866,14 @@ impl Recognizer {
                 accept_unproven_last,
                 refilled,
                 rival.is_some(),
+                true,
             );
             if let Some(cost) = stories.first().map(|(_, e)| e.cost)
                 && rival.is_some()
                 && self.lines.len() > 1
             {
                 let behind = self
-                    .explanations_moving_from(!blinded, accept_unproven_last, refilled, false)
+                    .explanations_moving_from(!blinded, accept_unproven_last, refilled, false, true)
                     .into_iter()
                     .filter(|(i, e)| *i != 0 && e.cost == cost);
                 stories.extend(behind);
@@ -1955,7 +1960,8 @@ impl Recognizer {
         if refilled.is_empty() {
             return false;
         }
-        let mut found = self.explanations_moving_from(self.view().live, false, refilled, true);
+        let mut found =
+            self.explanations_moving_from(self.view().live, false, refilled, true, false);
         found.retain(|(_, e)| e.unproven == 0 && e.out_of_order == 0 && !e.moves.is_empty());
         self.advance_cheapest(found, stamp)
     }
@@ -2229,6 +2235,7 @@ impl Recognizer {
             left_and_refilled: Bitboard::EMPTY,
             doubted: false,
             unseen: Bitboard::EMPTY,
+            moves: None,
         }
     }
 
@@ -2244,22 +2251,25 @@ impl Recognizer {
         live: Bitboard,
         accept_unproven_last: bool,
     ) -> Vec<(usize, Explanation)> {
-        self.explanations_moving_from(live, accept_unproven_last, Bitboard::EMPTY, false)
+        self.explanations_moving_from(live, accept_unproven_last, Bitboard::EMPTY, false, false)
     }
 
     /// The same, where a story may also move pieces from `left_and_refilled`; on the
-    /// likeliest line only if `likeliest_only`.
+    /// likeliest line only if `likeliest_only`; with `repeated`, one of many searches of
+    /// the same positions (keeping their moves).
     fn explanations_moving_from(
         &self,
         live: Bitboard,
         accept_unproven_last: bool,
         left_and_refilled: Bitboard,
         likeliest_only: bool,
+        repeated: bool,
     ) -> Vec<(usize, Explanation)> {
         let ctx = SearchContext {
             live,
             accept_unproven_last,
             left_and_refilled,
+            moves: repeated.then_some(&self.move_cache),
             ..self.search_context()
         };
         let lines = if likeliest_only { 1 } else { self.lines.len() };

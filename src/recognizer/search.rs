@@ -12,6 +12,7 @@ use super::evidence::{Evidence, PASSING_MS, STRADDLE_MS, Stamp};
 /// interval (`Evidence::poll_skew`).
 pub const POLL_SKEW_MS: crate::reading::Millis = 100;
 use super::line::{Line, Node};
+use super::move_cache::MoveCache;
 use super::moves::{footprint, may_straddle, promotion_role, slide_way, touched_squares};
 
 /// Costs, in tenths of a ply: shorter stories win, proven captures beat unproven ones.
@@ -73,6 +74,8 @@ pub struct SearchContext<'a> {
     /// Squares where a doubted line has a piece its sensor does not see and the likeliest
     /// line does not: set by `explain` (given, the likeliest line's unseen squares).
     pub unseen: Bitboard,
+    /// Where to keep the legal moves of positions searched, for a search of many like it.
+    pub moves: Option<&'a MoveCache>,
 }
 
 impl SearchContext<'_> {
@@ -293,7 +296,7 @@ impl Search<'_, '_> {
         if plies_left > 1 && next_mover_can_move {
             let mut next = position.clone();
             next.play_unchecked(m);
-            for next_move in next.legal_moves() {
+            for &next_move in MoveCache::moves_of(self.ctx.moves, &next).iter() {
                 if !may_leave(next_move, next_origins) {
                     continue;
                 }

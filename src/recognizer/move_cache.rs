@@ -47,6 +47,9 @@ impl Clone for MoveCache {
 }
 
 /// Legal moves, kept or made afresh.
+// (It lives on the stack for one node of a search: boxing the fresh list would cost an
+// allocation per node.)
+#[allow(clippy::large_enum_variant)]
 pub enum Moves {
     Kept(Arc<[Move]>),
     Fresh(MoveList),

@@ -83,7 +83,7 @@ fn main() {
         micros(&all),
         all.reads,
     );
-    slow.sort_by(|a, b| b.0.cmp(&a.0));
+    slow.sort_by_key(|read| std::cmp::Reverse(read.0));
     for (t, path, index) in slow.iter().take(SLOWEST_LISTED) {
         println!(
             "{:>8.3} ms  {path}, reading {index}",

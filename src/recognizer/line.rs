@@ -56,7 +56,7 @@ impl Node {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Line {
     pub nodes: Vec<Node>,
     /// Squares this hypothesis takes to have a dead sensor: they may read anything.
@@ -67,6 +67,23 @@ pub struct Line {
     /// Squares where this hypothesis has a piece its sensor does not see (set down
     /// off-centre), until the square reads occupied or the piece moves on.
     pub unseen: Bitboard,
+}
+
+/// Room for the plies a story plays on a line just copied, so they do not copy the whole
+/// game again to grow it.
+const ROOM_FOR_PLIES: usize = 4;
+
+impl Clone for Line {
+    fn clone(&self) -> Self {
+        let mut nodes = Vec::with_capacity(self.nodes.len() + ROOM_FOR_PLIES);
+        nodes.extend_from_slice(&self.nodes);
+        Self {
+            nodes,
+            dead: self.dead,
+            pinned: self.pinned,
+            unseen: self.unseen,
+        }
+    }
 }
 
 impl Line {

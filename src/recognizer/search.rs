@@ -213,8 +213,17 @@ fn forward(
     };
     // The first ply uses the base node's cached moves; deeper plies generate their own.
     let origins = vacated | ctx.dead() | ctx.left_and_refilled;
+    // (A story of two plies at most checks its first ply's landing too.)
+    let (cannot_land, cannot_fill) = if max_plies < 3 {
+        (
+            !ctx.sensed & ctx.live,
+            !(filled | ctx.left_and_refilled) & ctx.live,
+        )
+    } else {
+        (Bitboard::EMPTY, Bitboard::EMPTY)
+    };
     for &(m, occupancy) in base.legal_moves() {
-        if !may_leave(m, origins) {
+        if !may_leave(m, origins) || !may_land(m, cannot_land, cannot_fill) {
             continue;
         }
         search.step(
@@ -234,6 +243,18 @@ fn forward(
 fn may_leave(m: Move, origins: Bitboard) -> bool {
     match m {
         Move::Normal { from, .. } => origins.contains(from),
+        _ => true,
+    }
+}
+
+/// The landing checks of `Search::step` for a ply after the first (of three at most), made
+/// before any footprint is computed: a plain move lands on its destination, and fills it
+/// unless it captures there.
+fn may_land(m: Move, cannot_land: Bitboard, cannot_fill: Bitboard) -> bool {
+    match m {
+        Move::Normal { to, capture, .. } => {
+            !cannot_land.contains(to) && (capture.is_some() || !cannot_fill.contains(to))
+        }
         _ => true,
     }
 }
@@ -296,8 +317,15 @@ impl Search<'_, '_> {
         if plies_left > 1 && next_mover_can_move {
             let mut next = position.clone();
             next.play_unchecked(m);
+            // (The checks at the top of the next step, made before it is called: a plain
+            // move of a story's later plies lands where a piece reads or may stand unseen,
+            // and fills only a square that filled.)
+            let cannot_land = !self.ctx.sensed & self.ctx.live;
+            let cannot_fill = !(self.filled | self.ctx.left_and_refilled) & self.ctx.live;
             for &next_move in MoveCache::moves_of(self.ctx.moves, &next).iter() {
-                if !may_leave(next_move, next_origins) {
+                if !may_leave(next_move, next_origins)
+                    || !may_land(next_move, cannot_land, cannot_fill)
+                {
                     continue;
                 }
                 let next_occupancy = super::moves::occupancy_after(occupancy, next_move);

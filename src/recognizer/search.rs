@@ -87,6 +87,12 @@ impl SearchContext<'_> {
     fn dead(&self) -> Bitboard {
         !self.live
     }
+
+    /// Whether an occupancy differs from what the working sensors read on more than `n`
+    /// squares.
+    fn differs_on_more_than(&self, occupancy: Bitboard, n: usize) -> bool {
+        ((occupancy ^ self.sensed) & self.live).count() > n
+    }
 }
 
 /// All explanations of the cheapest cost (empty if there is none).
@@ -314,7 +320,18 @@ impl Search<'_, '_> {
         let next_origins =
             self.vacated | destinations | self.ctx.dead() | self.ctx.left_and_refilled;
         let next_mover_can_move = (position.them() & next_origins).any();
-        if plies_left > 1 && next_mover_can_move {
+        // The last ply changes four squares at most (a castling), three without castling
+        // rights (en passant).
+        let last_changes_at_most = if position.castles().has_color(!position.turn()) {
+            4
+        } else {
+            3
+        };
+        let last_can_mend = plies_left > 2
+            || !self
+                .ctx
+                .differs_on_more_than(occupancy, last_changes_at_most);
+        if plies_left > 1 && next_mover_can_move && last_can_mend {
             let mut next = position.clone();
             next.play_unchecked(m);
             // (The checks at the top of the next step, made before it is called: a plain

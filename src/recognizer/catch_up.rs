@@ -25,7 +25,7 @@ const MOST_PLIES_BACK: usize = 1;
 /// The most pieces it sets down unseen.
 const MOST_UNSEEN: u32 = 3;
 /// How many moves the walk follows before it gives up: a bound on a still board's work.
-const MOST_MOVES_TRIED: usize = 500;
+const MOST_MOVES_TRIED: usize = 1000;
 /// The most squares a hand may have left for a story to be told.
 const MOST_LIFTS: usize = MOST_PLIES + 2;
 

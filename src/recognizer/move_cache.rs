@@ -92,3 +92,57 @@ impl MoveCache {
         moves
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every position of the sample games (en passant, castling, promotion among them), and
+    /// at every other one each position one and two moves on: more than the cache keeps.
+    fn positions() -> Vec<Chess> {
+        let on = |position: &Chess| -> Vec<Chess> {
+            position
+                .legal_moves()
+                .into_iter()
+                .map(|m| {
+                    let mut next = position.clone();
+                    next.play_unchecked(m);
+                    next
+                })
+                .collect()
+        };
+        let mut all = Vec::new();
+        for game in crate::sim::sample::games() {
+            let mut position = game.start.clone();
+            for (ply, &m) in game.moves.iter().enumerate() {
+                all.push(position.clone());
+                if ply % 2 == 0 {
+                    for next in on(&position) {
+                        all.extend(on(&next));
+                        all.push(next);
+                    }
+                }
+                position.play_unchecked(m);
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn kept_moves_are_the_positions_own_whether_kept_or_made_afresh() {
+        let all = positions();
+        assert!(all.len() > MOST_POSITIONS, "{} positions", all.len());
+        let cache = MoveCache::default();
+        // Twice over: the second pass reads what the first kept, or what was kept again
+        // after the cache started afresh.
+        for _ in 0..2 {
+            for position in &all {
+                let want: Vec<Move> = position.legal_moves().into_iter().collect();
+                assert_eq!(&*cache.of(position), want.as_slice(), "{position:?}");
+                let fresh = MoveCache::moves_of(None, position);
+                assert_eq!(&*fresh, want.as_slice());
+            }
+        }
+        assert!(cache.moves.borrow().len() <= MOST_POSITIONS);
+    }
+}

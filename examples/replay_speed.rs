@@ -1,7 +1,7 @@
 //! The recognizer's time per read over any sensor logs, read by read as a board delivers
 //! them: the mean per kind of session (the name's first two words, `unseen-change`), how
-//! many reads took over 0.1 ms and over 1 ms, and the slowest of those (each session replayed three
-//! times, each read's fastest run kept, so a preempted run does not count).
+//! many reads took over 0.1 ms and over 1 ms, the ten slowest of those (each session replayed
+//! three times, each read's fastest run kept, so a preempted run does not count).
 //!
 //! `cargo run --release --example replay_speed -- DIR/*.log`; the held-out sessions of
 //! `tests/hands_accuracy.rs` are written as logs with `BOARDSIGHT_WRITE_SESSIONS=DIR`.

@@ -253,9 +253,9 @@ fn may_leave(m: Move, origins: Bitboard) -> bool {
     }
 }
 
-/// The landing checks of `Search::step` for a ply after the first (of three at most), made
-/// before any footprint is computed: a plain move lands on its destination, and fills it
-/// unless it captures there.
+/// The landing checks `Search::step` makes on every ply of a story but the first of three,
+/// made before any footprint is computed: a plain move lands on its destination, and fills
+/// it unless it captures there.
 fn may_land(m: Move, cannot_land: Bitboard, cannot_fill: Bitboard) -> bool {
     match m {
         Move::Normal { to, capture, .. } => {

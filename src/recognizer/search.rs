@@ -212,6 +212,8 @@ fn forward(
         ctx,
         vacated,
         filled,
+        cannot_land: !ctx.sensed & ctx.live,
+        cannot_fill: !(filled | ctx.left_and_refilled) & ctx.live,
         since: base.since,
         undo,
         extra_cost,
@@ -220,16 +222,9 @@ fn forward(
     // The first ply uses the base node's cached moves; deeper plies generate their own.
     let origins = vacated | ctx.dead() | ctx.left_and_refilled;
     // (A story of two plies at most checks its first ply's landing too.)
-    let (cannot_land, cannot_fill) = if max_plies < 3 {
-        (
-            !ctx.sensed & ctx.live,
-            !(filled | ctx.left_and_refilled) & ctx.live,
-        )
-    } else {
-        (Bitboard::EMPTY, Bitboard::EMPTY)
-    };
+    let checks_landing = max_plies < 3;
     for &(m, occupancy) in base.legal_moves() {
-        if !may_leave(m, origins) || !may_land(m, cannot_land, cannot_fill) {
+        if !may_leave(m, origins) || (checks_landing && !search.may_land(m)) {
             continue;
         }
         search.step(
@@ -253,22 +248,14 @@ fn may_leave(m: Move, origins: Bitboard) -> bool {
     }
 }
 
-/// The landing checks `Search::step` makes on every ply of a story but the first of three,
-/// made before any footprint is computed: a plain move lands on its destination, and fills
-/// it unless it captures there.
-fn may_land(m: Move, cannot_land: Bitboard, cannot_fill: Bitboard) -> bool {
-    match m {
-        Move::Normal { to, capture, .. } => {
-            !cannot_land.contains(to) && (capture.is_some() || !cannot_fill.contains(to))
-        }
-        _ => true,
-    }
-}
-
 struct Search<'a, 'b> {
     ctx: &'a SearchContext<'b>,
     vacated: Bitboard,
     filled: Bitboard,
+    /// Squares no ply but the first of three may land on: they read empty.
+    cannot_land: Bitboard,
+    /// Squares no such ply may fill: they did not fill (nor were left and refilled).
+    cannot_fill: Bitboard,
     since: Stamp,
     undo: usize,
     extra_cost: u32,
@@ -276,6 +263,19 @@ struct Search<'a, 'b> {
 }
 
 impl Search<'_, '_> {
+    /// The landing checks `step` makes on every ply of a story but the first of three,
+    /// made before any footprint is computed: a plain move lands on its destination, and
+    /// fills it unless it captures there.
+    fn may_land(&self, m: Move) -> bool {
+        match m {
+            Move::Normal { to, capture, .. } => {
+                !self.cannot_land.contains(to)
+                    && (capture.is_some() || !self.cannot_fill.contains(to))
+            }
+            _ => true,
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn step(
         &self,
@@ -304,11 +304,10 @@ impl Search<'_, '_> {
         }
         // Where it lands must end occupied, unless a later ply can move it on.
         let lands = print.landing();
-        if plies_left < 3 && !(lands & !self.ctx.sensed & self.ctx.live).is_empty() {
+        if plies_left < 3 && (lands & self.cannot_land).any() {
             return;
         }
-        let may_fill = self.filled | self.ctx.left_and_refilled;
-        if plies_left < 3 && !(print.filled & self.ctx.live & !may_fill).is_empty() {
+        if plies_left < 3 && (print.filled & self.cannot_fill).any() {
             return;
         }
         path.push(m);
@@ -334,15 +333,9 @@ impl Search<'_, '_> {
         if plies_left > 1 && next_mover_can_move && last_can_mend {
             let mut next = position.clone();
             next.play_unchecked(m);
-            // (The checks at the top of the next step, made before it is called: a plain
-            // move of a story's later plies lands where a piece reads or may stand unseen,
-            // and fills only a square that filled.)
-            let cannot_land = !self.ctx.sensed & self.ctx.live;
-            let cannot_fill = !(self.filled | self.ctx.left_and_refilled) & self.ctx.live;
+            // (The next step's first checks, made before it is called.)
             for &next_move in MoveCache::moves_of(self.ctx.moves, &next).iter() {
-                if !may_leave(next_move, next_origins)
-                    || !may_land(next_move, cannot_land, cannot_fill)
-                {
+                if !may_leave(next_move, next_origins) || !self.may_land(next_move) {
                     continue;
                 }
                 let next_occupancy = super::moves::occupancy_after(occupancy, next_move);

@@ -459,6 +459,18 @@ fn a_pawn_let_go_unseen_is_told_though_a_dearer_capture_story_exists() {
 }
 
 #[test]
+fn a_capture_guessed_for_a_piece_set_down_unseen_gives_way_to_a_move_it_forbids() {
+    // 24... Nc6 off-centre, read as 24... Nxa2 from its lift alone; three plies on, 27. O-O-O
+    // castles past c1, which a knight on a2 would attack.
+    let result = expect_game("unseen-knight-taken-for-a-capture-castling-tells");
+    assert_eq!(trace(&result, "unseen"), ["unseen c6"]);
+    assert_eq!(
+        time_of(&result, "revise b4a2 b4c6 24:Nc6"),
+        time_of(&result, "move e1c1 27:O-O-O")
+    );
+}
+
+#[test]
 fn a_catch_up_is_not_lost_to_unseen_landings_no_later_lift_proves() {
     reads_as_expected("unseen-caught-up-over-many-landings");
 }

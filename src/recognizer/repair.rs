@@ -187,6 +187,14 @@ impl Recognizer {
                         .missing(line.current().occupancy)
                         .contains(passed));
             let landed_unseen = left_long_ago || guessed_capture;
+            // Or it was set down unseen on a quiet square, the victim untouched, and the board,
+            // still, shows a move the capture forbids (castling past a square the capturer
+            // would attack): tried as for a piece the line still has unseen.
+            let guess_forbids = recent
+                && back <= DEEPEST
+                && recorded.is_capture()
+                && line.nodes[base + 1].was_guessed
+                && matches!(self.status, BoardStatus::Illegal { .. });
             // Or the guessed capturer was set down unseen on a quiet square of its reach, where
             // no position since had a piece, and has moved on from there, unseen too: the board
             // shows a piece standing where nothing was lifted, a square it could go on to
@@ -207,7 +215,12 @@ impl Recognizer {
             } else {
                 Bitboard::EMPTY
             };
-            if !landed_unseen && appeared.is_empty() && seen_moving_on.is_empty() && !still_unseen {
+            if !landed_unseen
+                && appeared.is_empty()
+                && seen_moving_on.is_empty()
+                && !still_unseen
+                && !guess_forbids
+            {
                 continue;
             }
             let alternatives = line.nodes[base]
@@ -227,9 +240,10 @@ impl Recognizer {
                     && !alternative.is_capture()
                     && empty_now
                     && !held_since.contains(landing);
+                let standing_unseen = guess_forbids && !alternative.is_capture() && empty_now;
                 if !(left_unknown & !Bitboard::from_square(landing)).is_empty()
                     || line.blind().contains(landing)
-                    || !(admitted || moved_on_from)
+                    || !(admitted || moved_on_from || standing_unseen)
                 {
                     continue;
                 }

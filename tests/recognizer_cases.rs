@@ -471,6 +471,26 @@ fn a_capture_guessed_for_a_piece_set_down_unseen_gives_way_to_a_move_it_forbids(
 }
 
 #[test]
+fn a_capture_guessed_for_a_piece_set_down_unseen_gives_way_when_its_victim_moves_on() {
+    // 10. Qa4 off-centre, read as 10. Qxd5 from its lift alone; 11... d4 moves the pawn the
+    // queen was read to have taken. The queen came down unseen on a quiet square of its
+    // reach (which one, nothing tells yet), not a pawn moving over a sensor blamed for it.
+    let result = run("unseen-queen-taken-for-a-capture-victim-moves-on", None);
+    let got = games(&result);
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].get(21).map(String::as_str), Some("d5d4"));
+    assert!(!got[0][18].ends_with("d5"), "{:?}", got[0][18]);
+    assert!(
+        trace(&result, "ambiguous")
+            .iter()
+            .any(|line| line.starts_with("ambiguous 19:") && line.contains("d1a4")),
+        "{:?}",
+        trace(&result, "ambiguous")
+    );
+    assert!(never_traced(&result, "move", "22:e4"));
+}
+
+#[test]
 fn a_catch_up_is_not_lost_to_unseen_landings_no_later_lift_proves() {
     reads_as_expected("unseen-caught-up-over-many-landings");
 }

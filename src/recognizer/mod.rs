@@ -1479,6 +1479,11 @@ impl Recognizer {
                     Some(_) if story_taken || slid_on_to_capture || landed_unseen_before_reply => {
                         self.advance(found, stamp)
                     }
+                    // A guessed capture whose square now reads empty (its victim moving on)
+                    // is refuted: its repair goes before any sensor is blamed.
+                    None if in_progress.is_none()
+                        && self.guessed_capture_left()
+                        && self.repair_with_unseen_landing(stamp) => {}
                     None if in_progress.is_none()
                         && (self.explain_with_dead_sensor_or_unseen_piece(stamp)
                             || self.repair_with_unseen_landing(stamp)) => {}
@@ -1571,6 +1576,30 @@ impl Recognizer {
             }
         }
         self.decided_still_at = Some(self.now);
+    }
+
+    /// Whether a capture of the likeliest line's last few plies, guessed from a still board,
+    /// has its square read empty now, the capturer never moved on from it: its victim, never
+    /// taken, is moving.
+    fn guessed_capture_left(&self) -> bool {
+        let line = &self.lines[0];
+        let missing = self.view().missing(line.current().occupancy);
+        if missing.is_empty() {
+            return false;
+        }
+        let played = line.moves();
+        let n = played.len();
+        (n.saturating_sub(repair::DEEPEST).max(line.pinned)..n).any(|base| {
+            let node = &line.nodes[base + 1];
+            node.was_guessed
+                && node.last_move.is_some_and(|m| {
+                    m.is_capture()
+                        && missing.contains(m.to())
+                        && played[base + 1..]
+                            .iter()
+                            .all(|later| !touched_squares(*later).contains(m.to()))
+                })
+        })
     }
 
     /// The board reads as the line has it, but a piece of the other side was lifted and set

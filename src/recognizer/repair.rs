@@ -14,7 +14,7 @@ use super::search::{IN_PROGRESS, PLY, UNSEEN_LANDING, explain, in_progress_cost}
 use super::{BoardStatus, Recognizer, Stamp};
 
 /// How many plies back a move may be found to have ended elsewhere, unseen.
-const DEEPEST: usize = 6;
+pub(super) const DEEPEST: usize = 6;
 /// How many plies back a move may be found to have ended on a square that reads a piece
 /// the line does not have: a piece straightened long after it was set down.
 const DEEPEST_SEEN: usize = 80;

@@ -491,6 +491,15 @@ fn a_capture_guessed_for_a_piece_set_down_unseen_gives_way_when_its_victim_moves
 }
 
 #[test]
+fn a_piece_set_down_unseen_that_shows_before_the_reply_began_was_straightened_not_moved() {
+    // The line has 17... Bg5 unseen (really Bf6); f6 reads before 20. Kb1 is lifted, so it
+    // is no 20... Bf6 after it: 17... Bf6 is revised, and 20... Nb6 is Black's move.
+    let result = expect_game("unseen-bishop-straightened-before-the-reply");
+    assert!(never_traced(&result, "move", "g5f6"));
+    assert!(time_of(&result, "revise e7g5 e7f6 34:Bf6").is_some());
+}
+
+#[test]
 fn a_catch_up_is_not_lost_to_unseen_landings_no_later_lift_proves() {
     reads_as_expected("unseen-caught-up-over-many-landings");
 }

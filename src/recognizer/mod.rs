@@ -2265,6 +2265,7 @@ impl Recognizer {
             doubted: false,
             unseen: Bitboard::EMPTY,
             moves: None,
+            set_down_unseen: Bitboard::EMPTY,
         }
     }
 

@@ -76,6 +76,8 @@ pub struct SearchContext<'a> {
     pub unseen: Bitboard,
     /// Where to keep the legal moves of positions searched, for a search of many like it.
     pub moves: Option<&'a MoveCache>,
+    /// Squares where the line searched has a piece set down unseen: set by `explain`.
+    pub set_down_unseen: Bitboard,
 }
 
 impl SearchContext<'_> {
@@ -105,6 +107,7 @@ pub fn explain(line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
             Bitboard::EMPTY
         },
         left_and_refilled: ctx.left_and_refilled | taken_by_a_blind_piece(line, ctx.evidence),
+        set_down_unseen: line.unseen,
         ..*ctx
     };
     let mut found = Vec::new();
@@ -400,6 +403,13 @@ impl Search<'_, '_> {
                     .landed(m)
                     .is_some_and(|landed| !self.may_land_after(landed, previous, true))
                 {
+                    // A piece set down unseen that shows before the other player's move
+                    // began was straightened where it stood: no move of it.
+                    if m.from()
+                        .is_some_and(|from| self.ctx.set_down_unseen.contains(from))
+                    {
+                        return;
+                    }
                     out_of_order += 1;
                 }
             }

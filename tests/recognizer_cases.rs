@@ -500,6 +500,13 @@ fn a_piece_set_down_unseen_that_shows_before_the_reply_began_was_straightened_no
 }
 
 #[test]
+fn a_catch_up_tells_its_story_from_a_line_behind_the_likeliest() {
+    // 5... a6 unseen, kept beside 5... a5; 15... Qa5 is told only on the a6 line.
+    let result = expect_game("unseen-pawn-told-by-a-catch-up-on-the-line-behind");
+    assert!(time_of(&result, "revise a7a5 a7a6 10:a6").is_some());
+}
+
+#[test]
 fn a_catch_up_is_not_lost_to_unseen_landings_no_later_lift_proves() {
     reads_as_expected("unseen-caught-up-over-many-landings");
 }

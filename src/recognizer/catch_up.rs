@@ -14,12 +14,14 @@ use super::moves::{
     footprint, may_straddle, occupancy_after, promotion_role, slide_way, touched_squares,
 };
 use super::search::{
-    IN_PROGRESS, PLY, POLL_SKEW_MS, REVISION_COST, UNSEEN_LANDING, in_progress_cost,
+    IN_PROGRESS, PLY, POLL_SKEW_MS, REVISION_COST, Sensed, UNSEEN_LANDING, in_progress_cost,
 };
 use super::{MAX_LINES, Recognizer};
 
 /// The most plies a catch-up story tells.
 const MOST_PLIES: usize = 6;
+/// How many lines, the likeliest first, a catch-up tells stories from.
+const CATCH_UP_LINES: usize = 2;
 /// How many plies of the line a story may tell again.
 const MOST_PLIES_BACK: usize = 1;
 /// The most pieces it sets down unseen.
@@ -78,16 +80,21 @@ impl Recognizer {
     /// proves it. What is left must be a move under way. The cheapest stories become the
     /// lines.
     pub(super) fn catch_up_with_unseen_landings(&mut self, stamp: Stamp) -> bool {
-        let line = &self.lines[0];
-        let n = line.ply_count();
-        // From the line's position, or the one before: its last move may be a landing
+        // From each line's position, or the one before: its last move may be a landing
         // read for the wrong piece (the opponent's, just lifted, set down where the
-        // mover's could go). Evidence older than that is gone.
-        let mut told: Vec<(u32, usize, Line)> = Vec::new();
-        for back in 0..=MOST_PLIES_BACK.min(n.saturating_sub(line.pinned)) {
-            let base = n - back;
-            for (cost, tail) in self.stories_from(base) {
-                told.push((cost + REVISION_COST * back as u32, base, tail));
+        // mover's could go). Evidence older than that is gone. The lines behind the
+        // likeliest hold the other readings of an earlier piece set down unseen (1... c6
+        // or c5), which a later move may tell.
+        let mut told: Vec<(u32, usize, usize, Line)> = Vec::new();
+        for (index, line) in self.lines.iter().enumerate().take(CATCH_UP_LINES) {
+            let n = line.ply_count();
+            // (A line behind from its own position only: a bound on a still board's work.)
+            let most_back = if index == 0 { MOST_PLIES_BACK } else { 0 };
+            for back in 0..=most_back.min(n.saturating_sub(line.pinned)) {
+                let base = n - back;
+                for (cost, tail) in self.stories_from(line, base) {
+                    told.push((cost + REVISION_COST * back as u32, index, base, tail));
+                }
             }
         }
         let Some(cheapest) = told.iter().map(|(cost, ..)| *cost).min() else {
@@ -96,8 +103,8 @@ impl Recognizer {
         let mut lines: Vec<Line> = told
             .into_iter()
             .filter(|(cost, ..)| *cost == cheapest)
-            .map(|(_, base, tail)| {
-                let mut whole = line.clone();
+            .map(|(_, index, base, tail)| {
+                let mut whole = self.lines[index].clone();
                 whole.nodes.truncate(base);
                 whole.nodes.extend(tail.nodes);
                 whole.unseen = tail.unseen;
@@ -117,10 +124,9 @@ impl Recognizer {
 
     /// The stories told from node `base` of the likeliest line, with their costs, each as a
     /// line of its own from that node.
-    fn stories_from(&self, base: usize) -> Vec<(u32, Line)> {
-        let line = &self.lines[0];
+    fn stories_from(&self, line: &Line, base: usize) -> Vec<(u32, Line)> {
         let node = &line.nodes[base];
-        let view = self.view();
+        let view = self.view_of(line);
         let live = view.live & !line.blind();
         let departed = self.evidence.departed_since(node.since) & live;
         // A square with no piece then or now was only passed over (a slid piece, a brush
@@ -169,7 +175,7 @@ impl Recognizer {
                 continue;
             }
             let caught_up = told_on(&tail, &story);
-            if !self.all_lifts_told(&story, &caught_up, departed) {
+            if !self.all_lifts_told(&story, &caught_up, departed, view) {
                 continue;
             }
             let believed = view.live & !caught_up.blind();
@@ -198,12 +204,18 @@ impl Recognizer {
     /// touched or straightened (a pawn lifted and set back before the queen beside it moved)
     /// is no move of the story, and does not spoil it; nor does one that never held a piece
     /// (a slid piece passing over it, a flicker).
-    fn all_lifts_told(&self, story: &Story, caught_up: &Line, departed: Bitboard) -> bool {
+    fn all_lifts_told(
+        &self,
+        story: &Story,
+        caught_up: &Line,
+        departed: Bitboard,
+        view: Sensed,
+    ) -> bool {
         let told = story
             .steps
             .iter()
             .fold(Bitboard::EMPTY, |all, step| all | touched_squares(step.m));
-        let in_the_air = self.view().missing(caught_up.current().occupancy);
+        let in_the_air = view.missing(caught_up.current().occupancy);
         let set_back = self.sensed & caught_up.current().occupancy;
         let last_began = story.steps.last().map(|step| step.departed);
         let since = caught_up.nodes[0].since;

@@ -507,6 +507,13 @@ fn a_catch_up_tells_its_story_from_a_line_behind_the_likeliest() {
 }
 
 #[test]
+fn a_piece_set_down_unseen_that_takes_and_is_set_down_unseen_again_is_caught_up() {
+    // 1... d5 unseen; 5... dxc4 shows only the victim taken off: c4 reads empty after.
+    let result = expect_game("unseen-pawn-takes-and-is-set-down-unseen-again");
+    assert!(trace(&result, "unseen").contains(&"unseen c4".to_owned()));
+}
+
+#[test]
 fn a_catch_up_is_not_lost_to_unseen_landings_no_later_lift_proves() {
     reads_as_expected("unseen-caught-up-over-many-landings");
 }

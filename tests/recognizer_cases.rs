@@ -514,6 +514,11 @@ fn a_piece_set_down_unseen_that_takes_and_is_set_down_unseen_again_is_caught_up(
 }
 
 #[test]
+fn a_slide_that_brushes_beside_its_first_step_before_its_lift_raises_no_alarm() {
+    expect_game_without_alarm("slide-bishop-brushes-before-its-lift");
+}
+
+#[test]
 fn a_catch_up_is_not_lost_to_unseen_landings_no_later_lift_proves() {
     reads_as_expected("unseen-caught-up-over-many-landings");
 }

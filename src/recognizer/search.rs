@@ -920,7 +920,10 @@ fn part_of_a_move(
         // first diagonal step brushes, listed in the poll before its lift (a bishop's brush
         // of f5 before its lift from f4); a scanning board shows the order the hand made,
         // and a brush there beside a pawn still on its square is no capture beginning.
-        let first_step = if straddle.polled {
+        // A piece slid diagonally may brush the square beside its first step in the very scan
+        // its own square is read left (a bishop going d1-e2 over e1); not a pawn, whose
+        // brush is the square it could be pushed to.
+        let first_step = if straddle.polled || m.role() != Role::Pawn {
             way.passed | way.brushed
         } else {
             way.passed

@@ -322,89 +322,83 @@ impl Walk<'_> {
             // A piece the story set down unseen on its victim's square shows no lift of its
             // own there: the square's departure was the victim's.
             let unseen_on_a_left_square = (story_unseen | self.blind_pieces).contains(from);
-            let (seen, unseen_capture) = if self.departed.contains(from) && !unseen_on_a_left_square
-            {
-                (self.seen_leaving(m, previous, used), None)
+            let step = if self.departed.contains(from) && !unseen_on_a_left_square {
+                self.seen_leaving(m, previous, used)
+                    .map(|step| (step, false))
             } else {
-                (
-                    self.seen_landing_from_a_blind_square(m, previous),
-                    self.unseen_capture_from_a_blind_square(m, previous),
-                )
+                self.from_a_blind_square(m, previous)
             };
-            let candidates = seen
-                .map(|step| (step, false))
-                .into_iter()
-                .chain(unseen_capture.map(|step| (step, true)));
-            for (step, set_down_unseen) in candidates {
-                self.tried += 1;
-                if self.tried > MOST_MOVES_TRIED {
-                    return;
-                }
-                let (landed, newly_unseen) = match step.landed {
-                    Some(landed) => (Some(landed), Bitboard::EMPTY),
-                    None if set_down_unseen => (None, Bitboard::from_square(m.to())),
-                    None => match self.landing(
-                        m,
-                        step.departed,
-                        previous,
-                        occupancy,
-                        story_unseen & self.steady,
-                    ) {
-                        Some(landing) => landing,
-                        None => continue,
-                    },
+            let Some((step, set_down_unseen)) = step else {
+                continue;
+            };
+            self.tried += 1;
+            if self.tried > MOST_MOVES_TRIED {
+                return;
+            }
+            let (landed, newly_unseen) = match step.landed {
+                Some(landed) => (Some(landed), Bitboard::EMPTY),
+                None if set_down_unseen => (None, Bitboard::from_square(m.to())),
+                None => match self.landing(
+                    m,
+                    step.departed,
+                    previous,
+                    occupancy,
+                    story_unseen & self.steady,
+                ) {
+                    Some(landing) => landing,
+                    None => continue,
+                },
+            };
+            // An unseen landing is proven only by its player lifting another piece later
+            // (or moving one the line cannot see): without any, no story through it is kept.
+            if newly_unseen.any() {
+                let theirs = (position.us() & !footprint(m).vacated) | footprint(m).landing();
+                let departed_since = self.evidence.departed_since(previous);
+                // The unseen piece itself may take, later, on a square a hand left since.
+                let takes_on = self.unseen_move_on && {
+                    let mut after = position.clone();
+                    after.play_unchecked(m);
+                    newly_unseen.into_iter().any(|square| {
+                        (after.board().attacks_from(square) & after.us() & departed_since).any()
+                    })
                 };
-                // An unseen landing is proven only by its player lifting another piece later
-                // (or moving one the line cannot see): without any, no story through it is kept.
-                if newly_unseen.any() {
-                    let theirs = (position.us() & !footprint(m).vacated) | footprint(m).landing();
-                    let departed_since = self.evidence.departed_since(previous);
-                    // The unseen piece itself may take, later, on a square a hand left since.
-                    let takes_on = self.unseen_move_on && {
-                        let mut after = position.clone();
-                        after.play_unchecked(m);
-                        newly_unseen.into_iter().any(|square| {
-                            (after.board().attacks_from(square) & after.us() & departed_since).any()
-                        })
-                    };
-                    if (theirs & (departed_since | self.blind_pieces)).is_empty() && !takes_on {
-                        continue;
-                    }
-                }
-                // A capture of a piece the story set down unseen comes down unseen too.
-                let onto_unseen = (footprint(m).landing() & story_unseen & self.steady).any();
-                let unseen = unseen | newly_unseen;
-                let blind_landing = (footprint(m).landing() & !self.live).any() || onto_unseen;
-                let blind_landings = blind_landings + u32::from(blind_landing);
-                if unseen.count() as u32 + blind_landings > MOST_UNSEEN {
+                if (theirs & (departed_since | self.blind_pieces)).is_empty() && !takes_on {
                     continue;
                 }
-                path.push(Step { landed, ..step });
-                // Only a story with a piece unseen, or set down where the line sees nothing, is
-                // one no other search tells; it does not end on a square the line cannot see,
-                // where a piece still in the hand looks the same (the board has been still a
-                // second, but a hand may hold a piece that long: on a square the story itself
-                // set a piece unseen, the capture is the likelier).
-                let ends_blind = blind_landing && !onto_unseen;
-                if !ends_blind && (unseen.any() || blind_landings > 0) {
-                    self.stories.push(Story {
-                        steps: path.clone(),
-                        unseen,
-                        blind_landings,
-                        ends_onto_unseen: onto_unseen,
-                    });
-                }
-                let mut next = position.clone();
-                next.play_unchecked(m);
-                self.step(
-                    &next,
-                    occupancy_after(occupancy, m),
-                    path,
+            }
+            // A capture of a piece the story set down unseen comes down unseen too.
+            let onto_unseen = (footprint(m).landing() & story_unseen & self.steady).any();
+            let unseen = unseen | newly_unseen;
+            let blind_landing = (footprint(m).landing() & !self.live).any() || onto_unseen;
+            let blind_landings = blind_landings + u32::from(blind_landing);
+            if unseen.count() as u32 + blind_landings > MOST_UNSEEN {
+                continue;
+            }
+            path.push(Step { landed, ..step });
+            // Only a story with a piece unseen, or set down where the line sees nothing, is
+            // one no other search tells; it does not end on a square the line cannot see,
+            // where a piece still in the hand looks the same (the board has been still a
+            // second, but a hand may hold a piece that long: on a square the story itself
+            // set a piece unseen, the capture is the likelier).
+            let ends_blind = blind_landing && !onto_unseen;
+            if !ends_blind && (unseen.any() || blind_landings > 0) {
+                self.stories.push(Story {
+                    steps: path.clone(),
                     unseen,
                     blind_landings,
-                );
-                path.pop();
+                    ends_onto_unseen: onto_unseen,
+                });
             }
+            let mut next = position.clone();
+            next.play_unchecked(m);
+            self.step(
+                &next,
+                occupancy_after(occupancy, m),
+                path,
+                unseen,
+                blind_landings,
+            );
+            path.pop();
         }
     }
 
@@ -434,38 +428,13 @@ impl Walk<'_> {
         })
     }
 
-    /// A piece the line cannot see takes with no lift, and is set down unseen on its victim's
-    /// square: told only by the victim taken off after the previous move's piece left
-    /// (1... d5 unseen, 5... dxc4 set down off-centre again). The square has read empty since.
-    fn unseen_capture_from_a_blind_square(&self, m: Move, previous: Stamp) -> Option<Step> {
-        let Move::Normal {
-            to,
-            capture: Some(_),
-            promotion,
-            ..
-        } = m
-        else {
-            return None;
-        };
-        if promotion.is_some_and(|role| role != self.promotion)
-            || !self.live.contains(to)
-            || self.sensed.contains(to)
-        {
-            return None;
-        }
-        let taken_off = self.evidence.first_departure(to, previous)?;
-        let refilled = self.evidence.first_arrival(to, taken_off, taken_off.t);
-        (taken_off > previous && refilled.is_none()).then_some(Step {
-            m,
-            departed: taken_off,
-            landed: None,
-        })
-    }
-
     /// A piece the line cannot see moves on with no lift: told only by a square it reaches
     /// reading filled after the previous move's piece left (a capture proven on its victim's
-    /// square), as a plain move or capture; it left just before.
-    fn seen_landing_from_a_blind_square(&self, m: Move, previous: Stamp) -> Option<Step> {
+    /// square), as a plain move or capture; it left just before. Or it takes and is set down
+    /// unseen on its victim's square, told only by the victim taken off after the previous
+    /// move's piece left, the square empty since (1... d5 unseen, 5... dxc4 set down
+    /// off-centre again): then the step has no landing, and the second value is true.
+    fn from_a_blind_square(&self, m: Move, previous: Stamp) -> Option<(Step, bool)> {
         let Move::Normal {
             to,
             capture,
@@ -475,11 +444,21 @@ impl Walk<'_> {
         else {
             return None;
         };
-        if promotion.is_some_and(|role| role != self.promotion)
-            || !self.live.contains(to)
-            || !self.sensed.contains(to)
-        {
+        if promotion.is_some_and(|role| role != self.promotion) || !self.live.contains(to) {
             return None;
+        }
+        if !self.sensed.contains(to) {
+            if capture.is_none() {
+                return None;
+            }
+            let taken_off = self.evidence.first_departure(to, previous)?;
+            let refilled = self.evidence.first_arrival(to, taken_off, taken_off.t);
+            let step = Step {
+                m,
+                departed: taken_off,
+                landed: None,
+            };
+            return (taken_off > previous && refilled.is_none()).then_some((step, true));
         }
         // Its first arrival after the previous move's piece left (a capture's, after its
         // victim was taken off since).
@@ -489,14 +468,15 @@ impl Walk<'_> {
             previous
         };
         let landed = self.evidence.first_arrival(to, after, after.t)?;
-        (landed > previous).then_some(Step {
+        let step = Step {
             m,
             departed: Stamp {
                 seq: landed.seq.saturating_sub(1),
                 t: landed.t,
             },
             landed: Some(landed),
-        })
+        };
+        (landed > previous).then_some((step, false))
     }
 
     /// Where the move's piece came down: on squares that filled after it left (a capture

@@ -326,7 +326,7 @@ impl Walk<'_> {
                 self.seen_leaving(m, previous, used)
                     .map(|step| (step, false))
             } else {
-                self.from_a_blind_square(m, previous)
+                self.moved_on_blind(m, previous)
             };
             let Some((step, set_down_unseen)) = step else {
                 continue;
@@ -434,7 +434,7 @@ impl Walk<'_> {
     /// unseen on its victim's square, told only by the victim taken off after the previous
     /// move's piece left, the square empty since (1... d5 unseen, 5... dxc4 set down
     /// off-centre again): then the step has no landing, and the second value is true.
-    fn from_a_blind_square(&self, m: Move, previous: Stamp) -> Option<(Step, bool)> {
+    fn moved_on_blind(&self, m: Move, previous: Stamp) -> Option<(Step, bool)> {
         let Move::Normal {
             to,
             capture,
@@ -448,9 +448,8 @@ impl Walk<'_> {
             return None;
         }
         if !self.sensed.contains(to) {
-            if capture.is_none() {
-                return None;
-            }
+            // (Only a capture: a quiet move leaves nothing on the board to tell it.)
+            capture?;
             let taken_off = self.evidence.first_departure(to, previous)?;
             let refilled = self.evidence.first_arrival(to, taken_off, taken_off.t);
             let step = Step {

@@ -916,13 +916,11 @@ fn part_of_a_move(
         let next_to_origin = beside(origin);
         // A piece still on a square its sensor sees, and on the next: a moment of a slide,
         // never a second's (a rook set down on d3 and nudged onto e2 is not the queen on f1
-        // sliding over e2 to take it). On a polled board the next square may be one its
-        // first diagonal step brushes, listed in the poll before its lift (a bishop's brush
-        // of f5 before its lift from f4); a scanning board shows the order the hand made,
-        // and a brush there beside a pawn still on its square is no capture beginning.
-        // A piece slid diagonally may brush the square beside its first step in the very scan
-        // its own square is read left (a bishop going d1-e2 over e1); not a pawn, whose
-        // brush is the square it could be pushed to.
+        // sliding over e2 to take it). The next square may be one its first diagonal step
+        // brushes, listed in the poll before its lift (a bishop's brush of f5 before its lift
+        // from f4), or read a scan before it (a bishop going d1-e2 over e1); not a pawn's on
+        // a scanning board, where it is the square the pawn could be pushed to, and a brush
+        // there beside a pawn still on its square is no capture beginning.
         let first_step = if straddle.polled || m.role() != Role::Pawn {
             way.passed | way.brushed
         } else {

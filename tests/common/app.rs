@@ -145,6 +145,24 @@ pub fn click(harness: &mut Harness<'_, BoardsightApp>, label: &str) {
     harness.step();
 }
 
+/// Clicks a square of the sensor grid whatever it reads now: a reading from the board may
+/// change its state between two clicks (a pawn put back leaves the last one lifted, a move
+/// in progress rather than part of an illegal state).
+pub fn click_sensor(harness: &mut Harness<'_, BoardsightApp>, square: &str) {
+    let prefix = format!("sensor {square}: ");
+    harness
+        .query_all_by_label_contains(&prefix)
+        .find(|node| {
+            node.accesskit_node()
+                .label()
+                .is_some_and(|label| label.starts_with(&prefix))
+        })
+        .unwrap_or_else(|| panic!("no sensor square {square}"))
+        .click();
+    harness.step();
+    harness.step();
+}
+
 /// A click of the primary button at a point of the window.
 pub fn click_at(harness: &mut Harness<'_, BoardsightApp>, pos: egui::Pos2) {
     harness.event(egui::Event::PointerMoved(pos));

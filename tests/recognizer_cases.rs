@@ -463,7 +463,8 @@ fn a_capture_guessed_for_a_piece_set_down_unseen_gives_way_to_a_move_it_forbids(
     // 24... Nc6 off-centre, read as 24... Nxa2 from its lift alone; three plies on, 27. O-O-O
     // castles past c1, which a knight on a2 would attack.
     let result = expect_game("unseen-knight-taken-for-a-capture-castling-tells");
-    assert_eq!(trace(&result, "unseen"), ["unseen c6"]);
+    // 16... c5 off-centre too: a pawn unseen, no sensor blamed.
+    assert_eq!(trace(&result, "unseen"), ["unseen c5", "unseen c6"]);
     assert_eq!(
         time_of(&result, "revise b4a2 b4c6 24:Nc6"),
         time_of(&result, "move e1c1 27:O-O-O")
@@ -1411,11 +1412,14 @@ fn a_guess_whose_piece_reads_and_moves_on_is_repaired_onto_the_square_it_left() 
 }
 
 #[test]
-fn a_repair_among_equal_squares_takes_one_whose_sensor_has_never_changed_first() {
-    // A turned board, b4 stuck empty: 51. Qb4 guessed as a capture, then moving on to b6
-    // with no lift: of the squares that tell it equally, the never-read b4 is taken.
+fn a_piece_held_still_comes_down_first_on_a_square_that_never_read_a_piece_standing_there() {
+    // A turned board, b4 stuck empty: the queen lifted from f4 for 51. Qb4, nothing seen to
+    // land. b4 never read the bishop that stood there (26... Bb4): with the board still for
+    // a second (161300 + 1000), Qb4 is shown, the other squares of its reach kept behind,
+    // not a capture no sensor saw.
     let result = expect_game("turned-dead-repair-onto-a-never-read-square");
-    assert_eq!(time_of(&result, "f4h4 f4b4 51:Qb4+"), Some(168_640));
+    assert_eq!(time_of(&result, "move f4b4 51:Qb4+"), Some(162_300));
+    assert!(trace(&result, "revise").is_empty());
 }
 
 #[test]
@@ -1679,4 +1683,17 @@ fn a_piece_unseen_taken_by_a_slid_piece_is_no_piece_straightened() {
     // square stays blind, and 15. Qxc5 is read when Black moves, not 15. Qc4.
     let result = expect_game("unseen-victim-taken-by-a-slide");
     assert_eq!(time_of(&result, "revise c2c4 c2c5 29:Qxc5"), Some(104_040));
+}
+
+#[test]
+fn a_pawn_set_down_off_centre_is_a_piece_unseen_not_a_sensor_stuck_empty() {
+    // 46... h5 off-centre on a square that never read, told by the catch-up at 47... f6: a
+    // pawn unseen on h5, said as soon as the story is told, and no sensor blamed.
+    let result = expect_game("unseen-pawn-not-a-stuck-sensor");
+    assert_eq!(trace(&result, "sensor"), Vec::<String>::new());
+    assert!(trace(&result, "unseen").contains(&"unseen h5".to_owned()));
+    assert_eq!(
+        time_of(&result, "unseen h5"),
+        time_of(&result, "move f7f6 48:f6")
+    );
 }

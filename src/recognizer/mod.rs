@@ -550,10 +550,16 @@ impl Recognizer {
             .single_square()
             .is_some_and(|square| self.evidence.last_departure(square, since).is_some());
         // A piece lifted and held still where it could have come down on a sensor known to
-        // be stuck empty came down there: a dead sensor hides every landing.
+        // be stuck empty came down there: a dead sensor hides every landing. So is one whose
+        // square never read a piece the line had standing there.
         if placed.is_empty() && lifted_for_this_move {
             let line = &self.lines[0];
-            let onto_dead: Vec<(usize, Explanation)> = line
+            let held_unread = if self.evidence.is_event_board() {
+                Bitboard::EMPTY
+            } else {
+                self.held_unread(line)
+            };
+            let quiet_landings: Vec<Move> = line
                 .current()
                 .legal_moves()
                 .iter()
@@ -562,14 +568,31 @@ impl Recognizer {
                     m.from().is_some_and(|from| lifted.contains(from))
                         && !m.is_capture()
                         && !m.is_castle()
-                        && line.dead.contains(m.to())
                         && !self.sensed.contains(m.to())
                         && self.allows(*m)
                 })
+                .collect();
+            let onto = |squares: Bitboard| -> Vec<Move> {
+                quiet_landings
+                    .iter()
+                    .copied()
+                    .filter(|m| squares.contains(m.to()))
+                    .collect()
+            };
+            let mut guesses = onto(line.dead);
+            // A square that only hid a piece once is no sensor known dead: the piece may
+            // have come down unseen on another square of its reach, kept behind.
+            if guesses.is_empty() && !onto(held_unread).is_empty() {
+                guesses = onto(held_unread);
+                guesses.extend(onto(!held_unread & !line.blind()));
+            }
+            let onto_dead: Vec<(usize, Explanation)> = guesses
+                .into_iter()
                 .map(|m| {
                     let story = Explanation {
                         moves: vec![m],
                         cost: PLY,
+                        newly_unseen: Bitboard::from_square(m.to()) & !line.dead,
                         ..Explanation::default()
                     };
                     (0, story)
@@ -1001,14 +1024,22 @@ impl Recognizer {
         }
         for line in &mut self.lines {
             // An unseen piece's square that reads again is read as any other; not while a
-            // piece in the hand could have come down there, taking it.
+            // piece in the hand could have come down there, taking it. Nor, as for a sensor
+            // taken for dead, while a piece that cannot reach it is in the hand: the piece
+            // straightened is lifted, perhaps, by the player whose move comes next.
             let taken = carried_to(
                 line,
                 occupied_now,
                 changed & occupied_now & line.unseen,
                 false,
             );
-            line.unseen &= !(changed & !taken);
+            let own = changed & line.unseen & line.current().occupancy;
+            let held = if in_hand(line).is_empty() {
+                Bitboard::EMPTY
+            } else {
+                own & !carried_to(line, occupied_now, own, false)
+            };
+            line.unseen &= !(changed & !taken & !held);
             // A sensor taken for stuck empty that now reads the piece the line has there
             // was no dead sensor: the piece stood off-centre and is straightened. Not while
             // a piece is in the hand: that one may have landed there.
@@ -1722,8 +1753,12 @@ impl Recognizer {
     /// read may be either, and later readings tell them apart (a sensor taken for dead that
     /// changes was not; a piece taken as unseen must be where the next moves need it).
     fn explain_with_dead_sensor_or_unseen_piece(&mut self, stamp: Stamp) -> bool {
-        let mut found = self.dead_sensor_stories(false);
-        found.extend(self.unseen_piece_stories(None));
+        let mut found = self.unseen_piece_stories(None);
+        found.extend(self.dead_sensor_stories(false));
+        // A piece set down off-centre is far likelier than a broken sensor: where both tell
+        // the same game, the unseen piece is kept. Among equals, a square whose sensor has
+        // never changed goes first (it may be a dead sensor's, where every piece is unseen).
+        found.sort_by_key(|(_, e)| ((e.newly_unseen | e.newly_dead) & self.steady).is_empty());
         self.advance_cheapest(found, stamp)
     }
 
@@ -1965,6 +2000,13 @@ impl Recognizer {
                 .victim
                 .is_some_and(|victim| seen.contains(victim) && !touched.contains(victim))
         })
+    }
+
+    /// Squares reading empty whose sensor has never changed, though the line has had a
+    /// piece standing there: a sensor stuck empty, or a piece set down off-centre that moved
+    /// on unseen. A piece lifted since, its landing unseen, most likely came down there.
+    fn held_unread(&self, line: &Line) -> Bitboard {
+        self.steady & !self.sensed & line.occupied_over(0..line.nodes.len())
     }
 
     /// Squares left since the likeliest line's position where it has no piece: a piece it
@@ -2266,6 +2308,7 @@ impl Recognizer {
             unseen: Bitboard::EMPTY,
             moves: None,
             set_down_unseen: Bitboard::EMPTY,
+            steady: self.steady,
         }
     }
 
@@ -2354,13 +2397,22 @@ impl Recognizer {
                 let proven_blind = !self
                     .never_read_under_a_piece(&advanced, e.undo, e.newly_unseen | e.newly_dead)
                     .is_empty();
+                // So is one where a move comes down on a piece the line has unseen there.
+                let landed_on_unseen = e.moves.iter().fold(Bitboard::EMPTY, |all, &m| {
+                    all | moves::footprint(m).landing()
+                }) & advanced.unseen
+                    & self.steady
+                    & !self.sensed;
+                let stood_on = stood_on | landed_on_unseen;
                 advanced.dead |= e.newly_dead | stood_on;
+                advanced.unseen &= !stood_on;
                 advanced.unseen |= e.newly_unseen & !stood_on;
                 advanced.apply(e.undo, &e.moves, stamp);
                 // A square taken for dead that has read since (kept blind while a piece
                 // was in the hand) is believed again where the line now agrees with it:
                 // its piece was only unseen.
                 advanced.dead &= self.steady | (self.sensed ^ advanced.current().occupancy);
+                advanced.unseen &= self.steady | !self.sensed;
                 (proven_blind, advanced.current().plausibility, advanced)
             })
             .collect();

@@ -78,6 +78,9 @@ pub struct SearchContext<'a> {
     pub moves: Option<&'a MoveCache>,
     /// Squares where the line searched has a piece set down unseen: set by `explain`.
     pub set_down_unseen: Bitboard,
+    /// Squares whose sensor has never changed: a second piece set down unseen there is a
+    /// dead sensor's, no doubtful capture.
+    pub steady: Bitboard,
 }
 
 impl SearchContext<'_> {
@@ -418,6 +421,7 @@ impl Search<'_, '_> {
             // twice as unlikely as a capture no sensor saw.
             let onto_unseen = print.victim.is_some_and(|victim| {
                 self.ctx.unseen.contains(victim)
+                    && !self.ctx.steady.contains(victim)
                     && !self.ctx.live.contains(victim)
                     && (lands & !self.ctx.unseen & self.ctx.dead()).is_empty()
             });

@@ -1697,3 +1697,15 @@ fn a_pawn_set_down_off_centre_is_a_piece_unseen_not_a_sensor_stuck_empty() {
         time_of(&result, "move f7f6 48:f6")
     );
 }
+
+#[test]
+fn a_pawn_push_set_down_unseen_is_kept_behind_the_capture_guessed_from_its_lift() {
+    // 5. d5 off-centre, guessed as 5. dxc5; 6... exd5 and 7. cxd5 take on the unseen d5:
+    // the push kept behind the guess tells the game, which is not lost.
+    let result = expect_game("unseen-pawn-push-kept-behind-a-capture-guess");
+    assert_eq!(
+        trace(&result, "ambiguous").first().map(String::as_str),
+        Some("ambiguous 5:d4c5,d4d5")
+    );
+    assert!(time_of(&result, "revise d4c5 d4d5 5:d5").is_some());
+}

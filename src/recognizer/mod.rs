@@ -39,6 +39,9 @@ use crate::reading::{Millis, Reading, START_OCCUPANCY, TimedReading};
 const WILD_CHANGE: usize = 6;
 /// Two squares are tried together as unseen only among this few suspects.
 const MAX_PAIRED_SUSPECTS: usize = 8;
+/// How much less plausible a piece set down unseen is than a capture seen only as the
+/// capturer's lift (a recapture's worth): it stays behind unless the game proves it.
+const UNSEEN_BEHIND_A_CAPTURE: i32 = 20;
 /// How many hypotheses are kept at once.
 const MAX_LINES: usize = 16;
 /// A dead sensor is told once the game has gone on this many plies with it blamed.
@@ -559,19 +562,7 @@ impl Recognizer {
             } else {
                 self.held_unread(line)
             };
-            let quiet_landings: Vec<Move> = line
-                .current()
-                .legal_moves()
-                .iter()
-                .map(|&(m, _)| m)
-                .filter(|m| {
-                    m.from().is_some_and(|from| lifted.contains(from))
-                        && !m.is_capture()
-                        && !m.is_castle()
-                        && !self.sensed.contains(m.to())
-                        && self.allows(*m)
-                })
-                .collect();
+            let quiet_landings = self.quiet_landings_unread(line, lifted);
             let onto = |squares: Bitboard| -> Vec<Move> {
                 quiet_landings
                     .iter()
@@ -616,7 +607,30 @@ impl Recognizer {
                 .iter()
                 .all(|(i, e)| made_its_capture(&self.lines[*i], e))
         {
-            self.advance_on_a_guess(found, stamp, true);
+            // A pawn may as well have been pushed and set down off-centre (a small piece,
+            // the likeliest unseen): its push stays behind the captures, for the game to
+            // tell (the pawn straightened there, or the victim moving on).
+            let line = &self.lines[0];
+            let set_down_unseen: Vec<(usize, Explanation)> = self
+                .quiet_landings_unread(line, lifted)
+                .into_iter()
+                .filter(|m| m.role() == Role::Pawn && !line.blind().contains(m.to()))
+                .map(|m| {
+                    // Less likely than the capture, and kept so while the game shows
+                    // nothing else.
+                    let story = Explanation {
+                        moves: vec![m],
+                        cost: PLY,
+                        newly_unseen: Bitboard::from_square(m.to()),
+                        doubt: UNSEEN_BEHIND_A_CAPTURE,
+                        ..Explanation::default()
+                    };
+                    (0, story)
+                })
+                .collect();
+            let mut guesses = found;
+            guesses.extend(set_down_unseen);
+            self.advance_on_a_guess(guesses, stamp, true);
         }
         // A board with events shows a capture on its victim's square: a piece lifted and
         // held still, nothing else touched, is held, or was let go off-centre (on a board
@@ -2002,6 +2016,23 @@ impl Recognizer {
         })
     }
 
+    /// Quiet moves of the piece lifted from `lifted` onto a square reading empty: where it
+    /// may have come down unseen.
+    fn quiet_landings_unread(&self, line: &Line, lifted: Bitboard) -> Vec<Move> {
+        line.current()
+            .legal_moves()
+            .iter()
+            .map(|&(m, _)| m)
+            .filter(|m| {
+                m.from().is_some_and(|from| lifted.contains(from))
+                    && !m.is_capture()
+                    && !m.is_castle()
+                    && !self.sensed.contains(m.to())
+                    && self.allows(*m)
+            })
+            .collect()
+    }
+
     /// Squares reading empty whose sensor has never changed, though the line has had a
     /// piece standing there: a sensor stuck empty, or a piece set down off-centre that moved
     /// on unseen. A piece lifted since, its landing unseen, most likely came down there.
@@ -2308,7 +2339,6 @@ impl Recognizer {
             unseen: Bitboard::EMPTY,
             moves: None,
             set_down_unseen: Bitboard::EMPTY,
-            steady: self.steady,
         }
     }
 
@@ -2408,6 +2438,9 @@ impl Recognizer {
                 advanced.unseen &= !stood_on;
                 advanced.unseen |= e.newly_unseen & !stood_on;
                 advanced.apply(e.undo, &e.moves, stamp);
+                if let Some(node) = advanced.nodes.last_mut() {
+                    node.plausibility -= e.doubt;
+                }
                 // A square taken for dead that has read since (kept blind while a piece
                 // was in the hand) is believed again where the line now agrees with it:
                 // its piece was only unseen.

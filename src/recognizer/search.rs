@@ -54,6 +54,8 @@ pub struct Explanation {
     pub out_of_order: u32,
     /// Squares the sensors saw a hand lift from that none of its moves touches.
     pub untouched: u32,
+    /// Less plausible than the stories beside it by this much, whatever its moves.
+    pub doubt: i32,
 }
 
 #[derive(Clone, Copy)]
@@ -78,9 +80,6 @@ pub struct SearchContext<'a> {
     pub moves: Option<&'a MoveCache>,
     /// Squares where the line searched has a piece set down unseen: set by `explain`.
     pub set_down_unseen: Bitboard,
-    /// Squares whose sensor has never changed: a second piece set down unseen there is a
-    /// dead sensor's, no doubtful capture.
-    pub steady: Bitboard,
 }
 
 impl SearchContext<'_> {
@@ -421,7 +420,6 @@ impl Search<'_, '_> {
             // twice as unlikely as a capture no sensor saw.
             let onto_unseen = print.victim.is_some_and(|victim| {
                 self.ctx.unseen.contains(victim)
-                    && !self.ctx.steady.contains(victim)
                     && !self.ctx.live.contains(victim)
                     && (lands & !self.ctx.unseen & self.ctx.dead()).is_empty()
             });

@@ -1709,3 +1709,15 @@ fn a_pawn_push_set_down_unseen_is_kept_behind_the_capture_guessed_from_its_lift(
     );
     assert!(time_of(&result, "revise d4c5 d4d5 5:d5").is_some());
 }
+
+#[test]
+fn a_slide_toward_the_first_rank_brushes_beside_its_first_step_with_no_alarm() {
+    // 34... Bxc3 slid e5-d4-c3, d5 read a scan before e5 emptied: a move under way.
+    let result = expect_game("slide-down-a-diagonal-brushing-before-its-lift");
+    assert!(
+        no_alarm_from(&result, 100_000),
+        "{:?}",
+        trace(&result, "illegal")
+    );
+    assert!(time_of(&result, "move e5c3 34:Bxc3").is_some());
+}

@@ -132,7 +132,10 @@ pub fn slide_way(m: Move) -> SlideWay {
         let passed = between(from, to);
         let mut brushed = Bitboard::EMPTY;
         let mut previous = from;
-        for step in passed.with(to) {
+        // Step by step from where the piece left (a bitboard lists its squares a1 first).
+        let mut steps: Vec<Square> = passed.with(to).into_iter().collect();
+        steps.sort_by_key(|&step| step.distance(from));
+        for step in steps {
             if previous.file() != step.file() && previous.rank() != step.rank() {
                 brushed.add(Square::from_coords(previous.file(), step.rank()));
                 brushed.add(Square::from_coords(step.file(), previous.rank()));
@@ -226,6 +229,20 @@ mod tests {
         assert_eq!(
             slide_way(pawn_takes).brushed,
             Bitboard::from_square(Square::E4).with(Square::D3)
+        );
+        // Toward the first rank too, step by step from where it left.
+        let bishop_down = Move::Normal {
+            role: Role::Bishop,
+            from: Square::E5,
+            capture: Some(Role::Knight),
+            to: Square::C3,
+            promotion: None,
+        };
+        assert_eq!(
+            slide_way(bishop_down).brushed,
+            [Square::D5, Square::E4, Square::C4, Square::D3]
+                .into_iter()
+                .collect::<Bitboard>()
         );
         let knight = Move::Normal {
             role: Role::Knight,

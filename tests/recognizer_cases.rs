@@ -1721,3 +1721,15 @@ fn a_slide_toward_the_first_rank_brushes_beside_its_first_step_with_no_alarm() {
     );
     assert!(time_of(&result, "move e5c3 34:Bxc3").is_some());
 }
+
+#[test]
+fn a_pawn_capture_slid_over_the_square_beside_its_step_raises_no_alarm() {
+    // 31. gxh6 slid g5-h6, h5 read a scan before g5 emptied: a move under way.
+    let result = expect_game("slide-pawn-capture-brushing-before-its-lift");
+    assert!(
+        no_alarm_from(&result, 90_000),
+        "{:?}",
+        trace(&result, "illegal")
+    );
+    assert!(time_of(&result, "move g5h6 31:gxh6").is_some());
+}

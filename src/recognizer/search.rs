@@ -2,7 +2,7 @@
 //! a revised last move, or a return to an earlier position.
 
 use shakmaty::attacks::king_attacks;
-use shakmaty::{Bitboard, Move, Position, Role};
+use shakmaty::{Bitboard, Color, Move, Position, Role};
 
 use super::evidence::{Evidence, PASSING_MS, STRADDLE_MS, Stamp};
 
@@ -920,14 +920,24 @@ fn part_of_a_move(
         // never a second's (a rook set down on d3 and nudged onto e2 is not the queen on f1
         // sliding over e2 to take it). The next square may be one its first diagonal step
         // brushes, listed in the poll before its lift (a bishop's brush of f5 before its lift
-        // from f4), or read a scan before it (a bishop going d1-e2 over e1); not a pawn's on
-        // a scanning board, where it is the square the pawn could be pushed to, and a brush
-        // there beside a pawn still on its square is no capture beginning.
-        let first_step = if straddle.polled || m.role() != Role::Pawn {
-            way.passed | way.brushed
-        } else {
-            way.passed
+        // from f4), or read a scan before it (a bishop going d1-e2 over e1); a pawn's too
+        // (g5xh6 over h5), but not, on a scanning board, the square the pawn could be pushed
+        // to: a piece there beside a pawn still on its square is no capture beginning.
+        let pushed_to = match m {
+            Move::Normal {
+                role: Role::Pawn,
+                from,
+                ..
+            } if !straddle.polled => {
+                let ahead = match node.position.turn() {
+                    Color::White => from.offset(8),
+                    Color::Black => from.offset(-8),
+                };
+                ahead.map_or(Bitboard::EMPTY, Bitboard::from_square)
+            }
+            _ => Bitboard::EMPTY,
         };
+        let first_step = way.passed | (way.brushed & !pushed_to);
         let straddling = (passing & !(first_step & next_to_origin)).is_empty()
             && !(straddle.still && (origin & !sensed.live).is_empty());
         let sliding = passing.is_empty() || !(origin & missing).is_empty() || straddling;

@@ -1733,3 +1733,20 @@ fn a_pawn_capture_slid_over_the_square_beside_its_step_raises_no_alarm() {
     );
     assert!(time_of(&result, "move g5h6 31:gxh6").is_some());
 }
+
+#[test]
+fn a_victim_lifted_as_the_slid_capturer_reaches_the_square_before_is_no_reply() {
+    // 84... Rxf4 slid from a4, f4 lifted as the rook read on d4 20 ms after c4: no
+    // 85. Rd4 within one scan, no alarm, and the game goes on.
+    let result = expect_game("slide-capture-victim-lifted-mid-slide");
+    assert!(
+        never_traced(&result, "move", "f4d4 85:"),
+        "{:?}",
+        trace(&result, "move")
+    );
+    assert!(
+        no_alarm_from(&result, 240_000),
+        "{:?}",
+        trace(&result, "illegal")
+    );
+}

@@ -121,6 +121,17 @@ impl Evidence {
         }
     }
 
+    /// How long before the reading of `stamp` the board last told a change: a scanning
+    /// board streaming its changes tells one a scan or two before; a host draining its
+    /// buffer late tells several at once (no time between) or after a silence.
+    pub fn time_since_the_reading_before(&self, stamp: Stamp) -> Option<Millis> {
+        self.entries
+            .iter()
+            .rev()
+            .find(|e| e.stamp.seq < stamp.seq)
+            .map(|e| stamp.t.saturating_sub(e.stamp.t))
+    }
+
     /// When a piece last left `square`, at or after `since`.
     pub fn last_departure(&self, square: Square, since: Stamp) -> Option<Stamp> {
         self.entries

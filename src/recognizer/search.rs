@@ -30,6 +30,9 @@ pub const UNSEEN_LANDING: u32 = 3;
 /// A move whose piece left before the previous move's piece did is against the order of
 /// play: a story that needs it costs about a ply more (a hidden move before it is likelier).
 const OUT_OF_ORDER: u32 = 11;
+/// The longest a scanning board streaming its changes leaves between two readings while a
+/// hand is moving pieces: a scan or two.
+const STREAMED_SCAN_MS: crate::reading::Millis = 60;
 /// The most plies searched between two readings.
 const MAX_PLIES: usize = 3;
 /// More changed squares than this cannot come from `MAX_PLIES` moves.
@@ -385,6 +388,22 @@ impl Search<'_, '_> {
             });
             if departure.is_some() {
                 if previous_departure.is_some_and(|p| departure < Some(p)) {
+                    out_of_order += 1;
+                }
+                // On a scanning board streaming its changes no hand lifts a piece and sets
+                // it down two squares away within one scan: that is two pieces (a slid rook
+                // reaching d4 as its victim on f4 is lifted, no reply Rf4-d4 20 ms after
+                // its own move). A host draining its buffer late may tell a whole move at
+                // once.
+                let teleported = !evidence.is_event_board()
+                    && m.from().is_some_and(|from| from.distance(m.to()) >= 2)
+                    && departure.zip(self.landed(m)).is_some_and(|(left, landed)| {
+                        left.seq == landed.seq
+                            && evidence
+                                .time_since_the_reading_before(landed)
+                                .is_some_and(|gap| gap > 0 && gap <= STREAMED_SCAN_MS)
+                    });
+                if teleported {
                     out_of_order += 1;
                 }
                 previous_departure = departure;

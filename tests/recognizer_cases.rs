@@ -1750,3 +1750,14 @@ fn a_victim_lifted_as_the_slid_capturer_reaches_the_square_before_is_no_reply() 
         trace(&result, "illegal")
     );
 }
+
+#[test]
+fn a_pawn_capture_slid_over_its_push_square_with_the_victim_off_raises_no_alarm() {
+    // 46... fxe4 slid f5-e4 over f4 once e4 was lifted: a capture under way.
+    let result = expect_game("slide-pawn-capture-victim-off-over-its-push-square");
+    assert!(
+        no_alarm_from(&result, 130_000),
+        "{:?}",
+        trace(&result, "illegal")
+    );
+}

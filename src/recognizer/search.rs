@@ -941,13 +941,14 @@ fn part_of_a_move(
         // brushes, listed in the poll before its lift (a bishop's brush of f5 before its lift
         // from f4), or read a scan before it (a bishop going d1-e2 over e1); a pawn's too
         // (g5xh6 over h5), but not, on a scanning board, the square the pawn could be pushed
-        // to: a piece there beside a pawn still on its square is no capture beginning.
+        // to: a piece there beside a pawn still on its square is no capture beginning, unless
+        // its victim is off already (f5xe4 over f4).
         let pushed_to = match m {
             Move::Normal {
                 role: Role::Pawn,
                 from,
                 ..
-            } if !straddle.polled => {
+            } if !straddle.polled && (victim & missing).is_empty() => {
                 let ahead = match node.position.turn() {
                     Color::White => from.offset(8),
                     Color::Black => from.offset(-8),

@@ -44,12 +44,15 @@ fn trace(result: &Replay, kind: &str) -> Vec<String> {
         .collect()
 }
 
-/// Whether nothing was told `illegal` at or after `t`.
-fn no_alarm_from(result: &Replay, t: u64) -> bool {
-    result
+/// Asserts nothing was told `illegal` at or after `t`, naming what was if it was.
+fn assert_no_alarm_from(result: &Replay, t: u64) {
+    let alarms: Vec<String> = result
         .events
         .iter()
-        .all(|e| e.t < t || !matches!(e.kind, EventKind::Illegal { .. }))
+        .filter(|e| e.t >= t && matches!(e.kind, EventKind::Illegal { .. }))
+        .map(ToString::to_string)
+        .collect();
+    assert!(alarms.is_empty(), "{alarms:?}");
 }
 
 /// Replays a log from the start position; its games must be its `# expect:` lines.
@@ -417,7 +420,7 @@ fn two_captures_on_a_dead_square_are_caught_up_when_the_next_move_lands() {
     // Caught up once the board has stood still after Rde8 (11250), before Kf3 begins.
     let caught_up = time_of(&result, "move d8e8 6:Re8").expect("Re8 told");
     assert!((12_000..13_000).contains(&caught_up), "{caught_up}");
-    assert!(no_alarm_from(&result, caught_up));
+    assert_no_alarm_from(&result, caught_up);
 }
 
 #[test]
@@ -438,7 +441,7 @@ fn a_rook_set_down_unseen_before_the_reply_is_read_where_it_shows_when_straighte
     assert_eq!(ra6, Some(6_000));
     // Among a dozen squares, no sensor is blamed, and nothing is illegal.
     assert!(trace(&result, "sensor").is_empty());
-    assert!(no_alarm_from(&result, 0));
+    assert_no_alarm_from(&result, 0);
 }
 
 #[test]
@@ -1043,7 +1046,7 @@ fn a_game_that_went_on_over_an_unseen_pawn_is_caught_up_in_the_order_the_hands_p
     // The board read illegal only until then.
     let illegal = trace(&result, "illegal");
     assert!(!illegal.is_empty() && illegal.len() <= 2, "{illegal:?}");
-    assert!(no_alarm_from(&result, 51_961));
+    assert_no_alarm_from(&result, 51_961);
 }
 
 #[test]
@@ -1079,7 +1082,7 @@ fn a_piece_straightened_moves_later_revises_the_capture_it_was_read_as() {
     // The bishop reads on b3 from 59500: a still second later the capture is revised,
     // before the next move (c3, at 63250), with no alarm once it is straightened.
     assert_eq!(time_of(&result, "revise a4b5 a4b3 13:Bb3"), Some(60_500));
-    assert!(no_alarm_from(&result, 59_500));
+    assert_no_alarm_from(&result, 59_500);
 }
 
 #[test]
@@ -1094,7 +1097,7 @@ fn a_guessed_capture_whose_piece_is_seen_moving_on_from_another_square_is_repair
     );
     assert_eq!(time_of(&result, "revise f3e5 f3g5 7:Ng5"), Some(28_060));
     assert_eq!(time_of(&result, "move g5f7 9:Nxf7"), Some(28_060));
-    assert!(no_alarm_from(&result, 28_060));
+    assert_no_alarm_from(&result, 28_060);
 }
 
 #[test]
@@ -1115,7 +1118,7 @@ fn a_piece_let_go_off_centre_is_read_unseen_at_the_reply_and_seen_when_straighte
             .iter()
             .any(|r| r.ends_with(" 13:Bb3"))
     );
-    assert!(no_alarm_from(&result, 59_500));
+    assert_no_alarm_from(&result, 59_500);
 }
 
 #[test]
@@ -1399,7 +1402,7 @@ fn a_guess_is_put_where_its_piece_was_seen_standing_rather_than_where_none_was()
     // lift could show the board illegal.
     let result = expect_game("unseen-guess-seen-standing-or-not");
     assert_eq!(time_of(&result, "f6e4 f6h5 50:Nh5"), Some(172_640));
-    assert!(no_alarm_from(&result, 170_000));
+    assert_no_alarm_from(&result, 170_000);
 }
 
 #[test]
@@ -1509,11 +1512,7 @@ fn a_queen_slid_onto_a_victim_lifted_as_it_passes_is_one_capture_not_a_move_and_
 fn a_piece_the_mover_knocks_over_beside_its_move_leaves_the_move_decided_when_it_lands() {
     // 35... Rd4-d5 knocks the c5 pawn over as the rook is lifted; it is set back 1.6 s later.
     let result = expect_game("knock-own-piece-beside-a-move");
-    assert!(
-        no_alarm_from(&result, 218_000),
-        "{:?}",
-        trace(&result, "illegal")
-    );
+    assert_no_alarm_from(&result, 218_000);
     assert_eq!(decided_at(&result, "70:Rd5"), Some(225_640));
 }
 
@@ -1575,7 +1574,7 @@ fn a_piece_appearing_with_nothing_lifted_moved_off_a_stuck_sensor_before_an_old_
     let result = expect_game("dead-move-off-a-stuck-sensor-not-an-old-repair");
     assert_eq!(time_of(&result, "move c2c3 33:c3"), Some(105_820));
     assert!(never_traced(&result, "revise", "d3c3"));
-    assert!(no_alarm_from(&result, 100_000));
+    assert_no_alarm_from(&result, 100_000);
 }
 
 #[test]
@@ -1600,7 +1599,7 @@ fn a_capture_of_a_piece_every_line_has_unseen_keeps_the_lines_behind() {
     // has unseen, so the d4 line is not dropped, and d4 read later tells it.
     let result = expect_game("unseen-kept-through-a-capture-every-line-shares");
     assert_eq!(time_of(&result, "b3a1 b3d4 76:Nd4"), Some(292_000));
-    assert!(no_alarm_from(&result, 290_000));
+    assert_no_alarm_from(&result, 290_000);
 }
 
 #[test]
@@ -1662,7 +1661,7 @@ fn a_pawn_slid_beside_with_its_place_polled_before_its_lift_keeps_the_other_line
     // h6 fills, so the lines with the knight elsewhere are not dropped as unable to reach it.
     let result = expect_game("unseen-slid-pawn-placed-before-its-lift");
     assert_eq!(time_of(&result, "move h7h6 10:h6"), Some(31_500));
-    assert!(no_alarm_from(&result, 29_500));
+    assert_no_alarm_from(&result, 29_500);
 }
 
 #[test]
@@ -1714,11 +1713,7 @@ fn a_pawn_push_set_down_unseen_is_kept_behind_the_capture_guessed_from_its_lift(
 fn a_slide_toward_the_first_rank_brushes_beside_its_first_step_with_no_alarm() {
     // 34... Bxc3 slid e5-d4-c3, d5 read a scan before e5 emptied: a move under way.
     let result = expect_game("slide-down-a-diagonal-brushing-before-its-lift");
-    assert!(
-        no_alarm_from(&result, 100_000),
-        "{:?}",
-        trace(&result, "illegal")
-    );
+    assert_no_alarm_from(&result, 100_000);
     assert!(time_of(&result, "move e5c3 34:Bxc3").is_some());
 }
 
@@ -1726,11 +1721,7 @@ fn a_slide_toward_the_first_rank_brushes_beside_its_first_step_with_no_alarm() {
 fn a_pawn_capture_slid_over_the_square_beside_its_step_raises_no_alarm() {
     // 31. gxh6 slid g5-h6, h5 read a scan before g5 emptied: a move under way.
     let result = expect_game("slide-pawn-capture-brushing-before-its-lift");
-    assert!(
-        no_alarm_from(&result, 90_000),
-        "{:?}",
-        trace(&result, "illegal")
-    );
+    assert_no_alarm_from(&result, 90_000);
     assert!(time_of(&result, "move g5h6 31:gxh6").is_some());
 }
 
@@ -1744,20 +1735,12 @@ fn a_victim_lifted_as_the_slid_capturer_reaches_the_square_before_is_no_reply() 
         "{:?}",
         trace(&result, "move")
     );
-    assert!(
-        no_alarm_from(&result, 240_000),
-        "{:?}",
-        trace(&result, "illegal")
-    );
+    assert_no_alarm_from(&result, 240_000);
 }
 
 #[test]
 fn a_pawn_capture_slid_over_its_push_square_with_the_victim_off_raises_no_alarm() {
     // 46... fxe4 slid f5-e4 over f4 once e4 was lifted: a capture under way.
     let result = expect_game("slide-pawn-capture-victim-off-over-its-push-square");
-    assert!(
-        no_alarm_from(&result, 130_000),
-        "{:?}",
-        trace(&result, "illegal")
-    );
+    assert_no_alarm_from(&result, 130_000);
 }

@@ -1022,16 +1022,35 @@ fn an_unseen_pawn_is_told_at_the_reply_and_proved_by_the_next_move_landing_where
 #[test]
 fn an_unseen_pawn_is_proved_by_an_unseen_piece_of_the_same_player_moving_on() {
     // 5. h4 unseen beside 5... Qf6 (two hands, as read), then 6. b4 from b3, where 3. b3
-    // stood unseen: a place on b4 and no lift. Its landing after the reply's proves h4;
-    // read as 3. b4 straightened, the game would lose 5... Qf6 and 6. b4.
+    // stood unseen: a place on b4 and no lift. Its landing after the reply's proves h4.
+    // It may as well be 3. b4 straightened (one ply fewer): both are kept, shown ambiguous,
+    // and Black's next move tells them apart. Read as 3. b4 straightened for good, the game
+    // would lose 5... Qf6 and 6. b4.
     let result = run("unseen-moved-on-beside-a-reply", None);
     assert_eq!(
         games(&result),
         expected_games("unseen-moved-on-beside-a-reply")
     );
     assert_eq!(time_of(&result, "unseen h4"), Some(31_000));
-    assert_eq!(time_of(&result, "b3b4 11:b4"), Some(31_000));
-    assert!(trace(&result, "revise").is_empty());
+    assert_eq!(time_of(&result, "ambiguous 5:b2b4,b2b3"), Some(31_000));
+    assert_eq!(time_of(&result, "b3b4 11:b4"), Some(34_250));
+    assert!(trace(&result, "illegal").is_empty());
+}
+
+#[test]
+fn an_unseen_piece_straightened_after_the_reply_proves_the_hand_free_again() {
+    // 37. Rf7 unseen (guessed among eleven squares), 37... b6, then 38. a4 unseen beside
+    // 38... Kg6 (two hands, as read). The rook straightened on f7 is White's hand free
+    // again: 38. a4 was let go, and the rook stood on f7. Read as a third move Rf1-f7,
+    // 39. Ra7 would come a ply late and the game go wrong.
+    let result = run("unseen-rook-straightened-after-the-reply", None);
+    assert_eq!(
+        games(&result),
+        expected_games("unseen-rook-straightened-after-the-reply")
+    );
+    assert_eq!(time_of(&result, "revise f3f1 f3f7 73:Rf7"), Some(244_860));
+    assert_eq!(time_of(&result, "h7g6 76:Kg6"), Some(244_860));
+    assert_no_alarm_from(&result, 238_701);
 }
 
 #[test]

@@ -1548,9 +1548,11 @@ impl Recognizer {
                     // piece has since moved another, after the reply: the first one was set
                     // down, unseen.
                     // (A story dearer than the two hands, not taken, does not stand in the way.)
+                    // A ply dearer, a story stays behind: a piece a line behind has unseen,
+                    // read now, was straightened there, or the first line's moved on to it.
                     _ if in_progress.is_some_and(|c| c >= IN_PROGRESS + SECOND_HAND)
                         && self.mover_lifted_twice_around_a_reply()
-                        && self.advance_cheapest(
+                        && self.advance_cheapest_keeping_a_ply_dearer(
                             self.unseen_piece_stories(in_progress)
                                 .into_iter()
                                 .filter(|(_, e)| cheapest.is_none_or(|c| e.cost < c))
@@ -1965,7 +1967,7 @@ impl Recognizer {
                 let behind = self
                     .explanations_moving_from(!blinded, accept_unproven_last, refilled, false, true)
                     .into_iter()
-                    .filter(|(i, e)| *i != 0 && e.cost == cost);
+                    .filter(|(i, e)| *i != 0 && e.cost <= cost);
                 stories.extend(behind);
             }
             stories.retain(|(i, e)| {
@@ -1984,9 +1986,9 @@ impl Recognizer {
                     && (blind == Blind::Dead || lands_there())
                     && !self.takes_an_untouched_piece(*i, e, blinded)
                     && rival.is_none_or(|rival| {
-                        blinded
-                            .single_square()
-                            .is_some_and(|square| self.proven_by_the_next_move(e, square, rival))
+                        blinded.single_square().is_some_and(|square| {
+                            self.proven_by_the_next_move(*i, e, square, rival)
+                        })
                     })
             });
             found.extend(stories.into_iter().map(|(i, e)| {
@@ -2081,6 +2083,30 @@ impl Recognizer {
     }
 
     /// Advances on the cheapest of `found`; false if there is none.
+    /// As `advance_cheapest`, with the stories one ply dearer kept as lines behind, for the
+    /// next move to tell apart.
+    fn advance_cheapest_keeping_a_ply_dearer(
+        &mut self,
+        found: Vec<(usize, Explanation)>,
+        stamp: Stamp,
+    ) -> bool {
+        let Some(min) = found.iter().map(|(_, e)| e.cost).min() else {
+            return false;
+        };
+        let (cheapest, dearer): (Vec<_>, Vec<_>) =
+            found.into_iter().partition(|(_, e)| e.cost == min);
+        let behind: Vec<Line> = dearer
+            .into_iter()
+            .filter(|(_, e)| e.cost <= min + PLY)
+            .map(|(i, e)| self.advanced(i, e, stamp).2)
+            .collect();
+        self.advance(cheapest, stamp);
+        self.lines.extend(behind);
+        self.dedupe_lines();
+        self.lines.truncate(MAX_LINES);
+        true
+    }
+
     fn advance_cheapest(&mut self, mut found: Vec<(usize, Explanation)>, stamp: Stamp) -> bool {
         let Some(min) = found.iter().map(|(_, e)| e.cost).min() else {
             return false;
@@ -2197,47 +2223,68 @@ impl Recognizer {
             && !(lifted & position.them()).is_empty()
     }
 
-    /// Over a board read as two hands at once (`rival`, that reading's cost): a story of the
-    /// unseen landing on `square`, the reply, and the same player's next move, whose piece
-    /// left after the reply's landed: the hand that held the first piece was free again.
-    fn proven_by_the_next_move(&self, e: &Explanation, square: Square, rival: u32) -> bool {
-        let [first, reply, next] = e.moves.as_slice() else {
-            return false;
+    /// Over a board read as two hands at once (`rival`, that reading's cost): a story on line
+    /// `line` of the unseen landing on `square`, the reply, and the same player's next move,
+    /// whose piece left after the reply's landed: the hand that held the first piece was
+    /// free again. Or the same player straightened a piece the line has unseen after the
+    /// reply landed (a rook set down off-centre on f7, read as it is centred): free too.
+    fn proven_by_the_next_move(
+        &self,
+        line: usize,
+        e: &Explanation,
+        square: Square,
+        rival: u32,
+    ) -> bool {
+        let line = &self.lines[line];
+        let since = line.current().since;
+        let (first, reply, free_again) = match e.moves.as_slice() {
+            [first, reply, next] => {
+                // A next move whose piece left a square the line cannot see (one set down
+                // unseen earlier and now moved on, a dead sensor's) shows no lift: it left
+                // before it landed, and a landing after the reply's is the hand free again.
+                let left = next.from().and_then(|from| {
+                    let seen_leaving = self.evidence.last_departure(from, since);
+                    if seen_leaving.is_some() || !line.blind().contains(from) {
+                        return seen_leaving;
+                    }
+                    moves::footprint(*next)
+                        .filled
+                        .into_iter()
+                        .filter_map(|sq| self.evidence.last_arrival(sq, since))
+                        .max()
+                });
+                (first, reply, left)
+            }
+            [first, reply] => {
+                let mover = line.current().position.turn();
+                let straightened =
+                    (line.unseen & self.sensed & line.current().position.board().by_color(mover))
+                        .into_iter()
+                        .filter_map(|sq| self.evidence.last_arrival(sq, since))
+                        .max();
+                (first, reply, straightened)
+            }
+            _ => return false,
         };
-        let since = self.lines[0].current().since;
         let landed = moves::footprint(*reply)
             .filled
             .into_iter()
             .filter_map(|sq| self.evidence.last_arrival(sq, since))
             .max();
-        // A next move whose piece left a square the line cannot see (one set down unseen
-        // earlier and now moved on, a dead sensor's) shows no lift: it left before it
-        // landed, and a landing after the reply's is the hand free again.
-        let left = next.from().and_then(|from| {
-            let seen_leaving = self.evidence.last_departure(from, since);
-            if seen_leaving.is_some() || !self.lines[0].blind().contains(from) {
-                return seen_leaving;
-            }
-            moves::footprint(*next)
-                .filled
-                .into_iter()
-                .filter_map(|sq| self.evidence.last_arrival(sq, since))
-                .max()
-        });
         // Every square a hand left is the story's, or has its piece back (straightened).
         let touched = e
             .moves
             .iter()
             .fold(Bitboard::EMPTY, |all, &m| all | touched_squares(m));
         // (A square that held no piece was only passed over, or flickered.)
-        let held = self.lines[0].current().occupancy;
+        let held = line.current().occupancy;
         let left_empty = self.evidence.departed_since(since) & !self.sensed & !touched & held;
         e.undo == 0
             && moves::footprint(*first).landing().contains(square)
             && e.unproven == 0
             && left_empty.is_empty()
             && e.cost <= rival + search::REVISION_COST
-            && matches!((landed, left), (Some(landed), Some(left)) if left.t > landed.t)
+            && matches!((landed, free_again), (Some(landed), Some(free)) if free.t > landed.t)
     }
 
     /// Tells listeners of the pieces the most likely line has unseen, and of those seen again.
@@ -2430,36 +2477,7 @@ impl Recognizer {
         self.spent = self.spent.saturating_add(cost);
         let mut next: Vec<(bool, i32, Line)> = found
             .into_iter()
-            .map(|(i, e)| {
-                let mut advanced = self.lines[i].clone();
-                let stood_on = self.never_read_under_a_piece(&advanced, e.undo, e.newly_unseen);
-                // A square taken for blind where a piece already stood unread is a sensor
-                // proven stuck: that story goes before stories blaming a square with no
-                // such past.
-                let proven_blind = !self
-                    .never_read_under_a_piece(&advanced, e.undo, e.newly_unseen | e.newly_dead)
-                    .is_empty();
-                // So is one where a move comes down on a piece the line has unseen there.
-                let landed_on_unseen = e.moves.iter().fold(Bitboard::EMPTY, |all, &m| {
-                    all | moves::footprint(m).landing()
-                }) & advanced.unseen
-                    & self.steady
-                    & !self.sensed;
-                let stood_on = stood_on | landed_on_unseen;
-                advanced.dead |= e.newly_dead | stood_on;
-                advanced.unseen &= !stood_on;
-                advanced.unseen |= e.newly_unseen & !stood_on;
-                advanced.apply(e.undo, &e.moves, stamp);
-                if let Some(node) = advanced.nodes.last_mut() {
-                    node.plausibility -= e.doubt;
-                }
-                // A square taken for dead that has read since (kept blind while a piece
-                // was in the hand) is believed again where the line now agrees with it:
-                // its piece was only unseen.
-                advanced.dead &= self.steady | (self.sensed ^ advanced.current().occupancy);
-                advanced.unseen &= self.steady | !self.sensed;
-                (proven_blind, advanced.current().plausibility, advanced)
-            })
+            .map(|(i, e)| self.advanced(i, e, stamp))
             .collect();
         // Stable: among equals, the order of the old lines (most likely first) stays.
         next.sort_by_key(|(proven_blind, plausibility, _)| {
@@ -2479,6 +2497,39 @@ impl Recognizer {
         self.set_status(BoardStatus::Settled);
         self.report_moves();
         self.forget_old_evidence();
+    }
+
+    /// Line `i` advanced on `e`; with whether it proves a square blind, and how plausible it
+    /// is.
+    fn advanced(&self, i: usize, e: Explanation, stamp: Stamp) -> (bool, i32, Line) {
+        let mut advanced = self.lines[i].clone();
+        let stood_on = self.never_read_under_a_piece(&advanced, e.undo, e.newly_unseen);
+        // A square taken for blind where a piece already stood unread is a sensor
+        // proven stuck: that story goes before stories blaming a square with no
+        // such past.
+        let proven_blind = !self
+            .never_read_under_a_piece(&advanced, e.undo, e.newly_unseen | e.newly_dead)
+            .is_empty();
+        // So is one where a move comes down on a piece the line has unseen there.
+        let landed_on_unseen = e.moves.iter().fold(Bitboard::EMPTY, |all, &m| {
+            all | moves::footprint(m).landing()
+        }) & advanced.unseen
+            & self.steady
+            & !self.sensed;
+        let stood_on = stood_on | landed_on_unseen;
+        advanced.dead |= e.newly_dead | stood_on;
+        advanced.unseen &= !stood_on;
+        advanced.unseen |= e.newly_unseen & !stood_on;
+        advanced.apply(e.undo, &e.moves, stamp);
+        if let Some(node) = advanced.nodes.last_mut() {
+            node.plausibility -= e.doubt;
+        }
+        // A square taken for dead that has read since (kept blind while a piece
+        // was in the hand) is believed again where the line now agrees with it:
+        // its piece was only unseen.
+        advanced.dead &= self.steady | (self.sensed ^ advanced.current().occupancy);
+        advanced.unseen &= self.steady | !self.sensed;
+        (proven_blind, advanced.current().plausibility, advanced)
     }
 
     /// Of `squares`, those whose sensor has never changed though the line, before its last

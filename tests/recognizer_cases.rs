@@ -1038,6 +1038,27 @@ fn an_unseen_pawn_is_proved_by_an_unseen_piece_of_the_same_player_moving_on() {
 }
 
 #[test]
+fn a_piece_guessed_set_down_unseen_keeps_every_other_square_of_its_reach_behind() {
+    // 38... Ra5 off-centre, guessed onto h5 (a square that once hid a piece unread) after a
+    // still second. a5 stays behind with every other square, so when Black straightens the
+    // rook on a5 before 39... Rd5, the a5 line reads it: no move Rh5-a5.
+    let result = run("unseen-rook-guessed-among-all-its-squares", None);
+    assert_eq!(
+        games(&result),
+        expected_games("unseen-rook-guessed-among-all-its-squares")
+    );
+    let ambiguous = trace(&result, "ambiguous");
+    assert!(
+        ambiguous
+            .iter()
+            .find(|a| a.starts_with("ambiguous 76:"))
+            .is_some_and(|a| a.contains("e5a5")),
+        "{ambiguous:?}"
+    );
+    assert_eq!(time_of(&result, "a5d5 78:Rd5"), Some(252_080));
+}
+
+#[test]
 fn an_unseen_piece_straightened_after_the_reply_proves_the_hand_free_again() {
     // 37. Rf7 unseen (guessed among eleven squares), 37... b6, then 38. a4 unseen beside
     // 38... Kg6 (two hands, as read). The rook straightened on f7 is White's hand free

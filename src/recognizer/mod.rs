@@ -42,8 +42,6 @@ const MAX_PAIRED_SUSPECTS: usize = 8;
 /// How much less plausible a piece set down unseen is than a capture seen only as the
 /// capturer's lift (a recapture's worth): it stays behind unless the game proves it.
 const UNSEEN_BEHIND_A_CAPTURE: i32 = 20;
-/// How many other squares a piece guessed set down unseen keeps behind the guess.
-const MOST_KEPT_BEHIND_A_GUESS: usize = 3;
 /// How many hypotheses are kept at once.
 const MAX_LINES: usize = 16;
 /// A dead sensor is told once the game has gone on this many plies with it blamed.
@@ -574,8 +572,9 @@ impl Recognizer {
             };
             let mut guesses = onto(line.dead);
             // A square that only hid a piece once is no sensor known dead: the piece may
-            // have come down unseen on another square of its reach, the likeliest few kept
-            // behind (a queen's dozen would cost every reading a dozen searches).
+            // have come down unseen on any other square of its reach, kept behind, the
+            // likeliest first (a rook guessed on h5 was on a5, read as it is straightened
+            // before it moves on).
             if guesses.is_empty() && !onto(held_unread).is_empty() {
                 guesses = onto(held_unread);
                 let current = line.current();
@@ -587,7 +586,7 @@ impl Recognizer {
                         current.last_move,
                     ))
                 });
-                guesses.extend(elsewhere.into_iter().take(MOST_KEPT_BEHIND_A_GUESS));
+                guesses.extend(elsewhere);
             }
             let onto_dead: Vec<(usize, Explanation)> = guesses
                 .into_iter()

@@ -1059,6 +1059,22 @@ fn a_piece_guessed_set_down_unseen_keeps_every_other_square_of_its_reach_behind(
 }
 
 #[test]
+fn a_landing_read_for_a_piece_held_still_may_be_the_other_players_lifted_before_it() {
+    // 40. Rf8 off-centre a few still seconds after the lift; Black lifts the king on f5 and
+    // sets it on e4, read as 40. Re4 with the king in the air. The rook set down unseen and
+    // 40... Ke4 stay behind: 41. b4 tells them (on the Re4 line the king never lands), and
+    // the rook straightened on f8 tells the square. No 41... Kxe4 on one place for two.
+    let result = run("unseen-rook-landing-read-for-the-king", None);
+    assert_eq!(
+        games(&result),
+        expected_games("unseen-rook-landing-read-for-the-king")
+    );
+    assert_eq!(time_of(&result, "f5e4 80:Ke4"), Some(254_320));
+    assert_eq!(time_of(&result, "b2b4 81:b4"), Some(254_320));
+    assert_no_alarm_from(&result, 47_000);
+}
+
+#[test]
 fn an_unseen_piece_straightened_after_the_reply_proves_the_hand_free_again() {
     // 37. Rf7 unseen (guessed among eleven squares), 37... b6, then 38. a4 unseen beside
     // 38... Kg6 (two hands, as read). The rook straightened on f7 is White's hand free

@@ -13,6 +13,7 @@ mod line;
 mod move_cache;
 mod moves;
 mod orientation;
+mod other_hand;
 mod plausibility;
 mod repair;
 mod search;
@@ -1410,7 +1411,11 @@ impl Recognizer {
                 self.set_status(BoardStatus::Settled);
             }
             // No move in progress is as cheap as one finished ply.
-            Some(cost) if cost <= PLY => self.advance(found, stamp),
+            Some(cost) if cost <= PLY => {
+                let behind = self.landings_for_the_other_hand(&found, stamp);
+                self.advance(found, stamp);
+                self.keep_behind(behind);
+            }
             _ => {
                 let in_progress = self
                     .lines
@@ -1450,7 +1455,9 @@ impl Recognizer {
                         .first()
                         .is_some_and(|(i, e)| *i == 0 && self.allows(e.moves[0]))
                     {
+                        let behind = self.landings_for_the_other_hand(&finished, stamp);
                         self.advance(finished, stamp);
+                        self.keep_behind(behind);
                         self.refresh_status();
                         return;
                     }

@@ -1075,6 +1075,34 @@ fn a_landing_read_for_a_piece_held_still_may_be_the_other_players_lifted_before_
 }
 
 #[test]
+fn a_guessed_capture_whose_reply_it_forbids_is_repaired_once_the_board_is_still() {
+    // 30... Rb1 off-centre, guessed as 30... Rxg2+; 31. Kh2 is a move the capture forbids.
+    // Still a second, the guess is repaired onto the rook's quiet squares (b1 among them,
+    // told when it is straightened), and 31. Kh2 read: no eleven seconds of waiting and
+    // `illegal`.
+    let result = run("unseen-rook-guessed-capture-forbids-the-reply", None);
+    assert_eq!(
+        games(&result),
+        expected_games("unseen-rook-guessed-capture-forbids-the-reply")
+    );
+    assert_eq!(time_of(&result, "g1h2 61:Kh2"), Some(197_140));
+    assert_no_alarm_from(&result, 140_000);
+}
+
+#[test]
+fn a_guessed_capture_is_not_repaired_into_a_piece_taken_by_a_capture_nothing_read() {
+    // 40... Nxd1 guessed (right), then 41. f4 off-centre and 41... d5. No repair into
+    // 40... Ne4 unseen, taken by 41. fxe4 with nothing read on e4.
+    let result = run("unseen-guess-not-taken-by-an-unread-capture", None);
+    assert_eq!(
+        games(&result),
+        expected_games("unseen-guess-not-taken-by-an-unread-capture")
+    );
+    assert!(never_traced(&result, "revise", "c3e4"));
+    assert_eq!(time_of(&result, "f3f4 81:f4"), Some(272_580));
+}
+
+#[test]
 fn an_unseen_piece_straightened_after_the_reply_proves_the_hand_free_again() {
     // 37. Rf7 unseen (guessed among eleven squares), 37... b6, then 38. a4 unseen beside
     // 38... Kg6 (two hands, as read). The rook straightened on f7 is White's hand free

@@ -506,6 +506,15 @@ impl Recognizer {
         if self.decide_when_still(stamp, Self::story_over_a_still_straddle) {
             return std::mem::take(&mut self.events);
         }
+        // A capture guessed from a still board, and the other player's piece set down where
+        // the capture forbids, still a second: the guess was the piece set down unseen on a
+        // quiet square (60... Rb1 off-centre guessed as 60... Rxg2+, then 61. Kh2).
+        if !placed.is_empty()
+            && self.lines[0].current().was_guessed
+            && self.decide_when_still(stamp, Self::repair_the_last_guess)
+        {
+            return std::mem::take(&mut self.events);
+        }
         // A piece that appeared long after the last move, and stays: one set down unseen
         // earlier, now straightened (a knight taken for a capture it never made). If a piece
         // left a square the line has empty, the repair must put it there: one unseen there

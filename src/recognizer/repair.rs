@@ -98,23 +98,38 @@ impl Recognizer {
     /// square becoming its capture (5. e3 unseen was 5. e4, taken by 6... Nxe4, not
     /// 6... Ne4, when a bishop goes f2-c5 over e3 ninety plies on).
     pub(super) fn repair_with_unseen_landing(&mut self, stamp: Stamp) -> bool {
-        self.repair_landing(stamp, Bitboard::EMPTY)
+        self.repair_landing(stamp, Bitboard::EMPTY, false)
+    }
+
+    /// As `repair_with_unseen_landing`, for the last move alone: a capture guessed from a
+    /// still board whose reply, as the board shows it, the capture forbids.
+    pub(super) fn repair_the_last_guess(&mut self, stamp: Stamp) -> bool {
+        self.repair_landing(stamp, Bitboard::EMPTY, true)
     }
 
     /// As `repair_with_unseen_landing`, and a piece that left a square the line has empty
     /// is the repaired piece moving on from where it came down unseen: the repair must put
     /// it there.
     pub(super) fn repair_accounting_for_departures(&mut self, stamp: Stamp) -> bool {
-        self.repair_landing(stamp, self.left_where_the_line_has_none())
+        self.repair_landing(stamp, self.left_where_the_line_has_none(), false)
     }
 
     /// The repair; where `left_unknown` names squares, only one putting its piece on them
-    /// (it is that square, alone).
-    fn repair_landing(&mut self, stamp: Stamp, left_unknown: Bitboard) -> bool {
+    /// (it is that square, alone); `only_the_last`: of the last move alone.
+    fn repair_landing(
+        &mut self,
+        stamp: Stamp,
+        left_unknown: Bitboard,
+        only_the_last: bool,
+    ) -> bool {
         let line = &self.lines[0];
         let n = line.ply_count();
         let played = line.moves();
-        let deepest = n.saturating_sub(line.pinned);
+        let deepest = if only_the_last {
+            n.saturating_sub(line.pinned).min(1)
+        } else {
+            n.saturating_sub(line.pinned)
+        };
         // A piece straightened reads from then on; noise and passing hands do not last.
         // Not a piece set down for a while by the hand now moving: one lifted since the last
         // move and still in the air may have been put there on its way.
@@ -144,7 +159,7 @@ impl Recognizer {
         // has shown `illegal` since: the other player's reply may be what it forbids.
         let last_guessed = line.current().was_guessed
             && line.current().last_move.is_some_and(|m| m.is_capture())
-            && matches!(self.status, BoardStatus::Illegal { .. });
+            && self.not_settled();
         let newest = if last_guessed { 1 } else { 2 };
         for back in newest..=deepest {
             let base = n - back;
@@ -194,7 +209,7 @@ impl Recognizer {
                 && back <= DEEPEST
                 && recorded.is_capture()
                 && line.nodes[base + 1].was_guessed
-                && matches!(self.status, BoardStatus::Illegal { .. });
+                && (matches!(self.status, BoardStatus::Illegal { .. }) || only_the_last);
             // Or the guessed capturer was set down unseen on a quiet square of its reach, where
             // no position since had a piece, and has moved on from there, unseen too: the board
             // shows a piece standing where nothing was lifted, a square it could go on to
@@ -295,11 +310,19 @@ impl Recognizer {
                             m.from() == Some(landing) && !(moved_on_from && onto_appeared(m))
                         });
                     let moved_on_as_told = !moved_on_from || onward.moves.iter().any(onto_appeared);
+                    // Nor is it taken there by a capturer set down unseen as well: the
+                    // capture must read (no 80... Ne4 unseen taken by 81. fxe4, unread).
+                    let taken_unseen = !self.sensed.contains(landing)
+                        && onward
+                            .moves
+                            .iter()
+                            .any(|m| m.is_capture() && m.to() == landing);
                     let forbidden = onward
                         .moves
                         .first()
                         .is_some_and(|&m| !line.current().position.is_legal(m));
                     if !moves_unseen
+                        && !taken_unseen
                         && moved_on_as_told
                         && (forbidden || !for_unseen)
                         && onward.moves.len() <= 2
@@ -487,6 +510,17 @@ impl Recognizer {
         self.report_moves();
         self.refresh_status();
         true
+    }
+}
+
+impl Recognizer {
+    /// Whether the board has shown `illegal`, or a move that waits, since it last settled:
+    /// the other player's reply may be what a guess forbids.
+    fn not_settled(&self) -> bool {
+        matches!(
+            self.status,
+            BoardStatus::Illegal { .. } | BoardStatus::Waiting { .. }
+        )
     }
 }
 

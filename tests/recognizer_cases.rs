@@ -1103,6 +1103,20 @@ fn a_guessed_capture_is_not_repaired_into_a_piece_taken_by_a_capture_nothing_rea
 }
 
 #[test]
+fn a_caught_up_capture_lands_when_its_square_filled_not_at_the_recapture() {
+    // 21. d4 and 21... Qxf5 both set down off-centre, then 22. Bxh6 gxh6. The catch-up gives
+    // the bishop its own landing on h6, not the recapture's, so Black's lift of g7 after it
+    // proves the queen let go: the game goes on, no `illegal` to the end.
+    let result = run("unseen-two-then-a-capture-and-its-recapture", None);
+    assert_eq!(
+        games(&result),
+        expected_games("unseen-two-then-a-capture-and-its-recapture")
+    );
+    assert_eq!(time_of(&result, "f4h6 43:Bxh6"), Some(146_260));
+    assert_no_alarm_from(&result, 146_260);
+}
+
+#[test]
 fn an_unseen_piece_straightened_after_the_reply_proves_the_hand_free_again() {
     // 37. Rf7 unseen (guessed among eleven squares), 37... b6, then 38. a4 unseen beside
     // 38... Kg6 (two hands, as read). The rook straightened on f7 is White's hand free

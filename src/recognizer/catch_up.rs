@@ -509,9 +509,13 @@ impl Walk<'_> {
                 return taken_off.then_some((None, Bitboard::from_square(victim)));
             }
             let way = slide_way(m);
-            let proof =
-                self.evidence
-                    .capture_proof(from, victim, way.passed | way.brushed, self.since)?;
+            // Its own landing, not a recapture's on the same square later.
+            let proof = self.evidence.first_capture_proof(
+                from,
+                victim,
+                way.passed | way.brushed,
+                self.since,
+            )?;
             return Some((Some(proof), Bitboard::EMPTY));
         }
         // Each piece lands after it left (a slid one may reach its square a moment before):

@@ -332,6 +332,29 @@ impl Evidence {
         way: Bitboard,
         since: Stamp,
     ) -> Option<Stamp> {
+        self.capture_proofs(from, victim, way, since).next()
+    }
+
+    /// The earliest such proof: where the square was taken again later (a recapture), the
+    /// first capture's own landing.
+    pub fn first_capture_proof(
+        &self,
+        from: Square,
+        victim: Square,
+        way: Bitboard,
+        since: Stamp,
+    ) -> Option<Stamp> {
+        self.capture_proofs(from, victim, way, since).last()
+    }
+
+    /// Every proof of the capture, the latest first.
+    fn capture_proofs(
+        &self,
+        from: Square,
+        victim: Square,
+        way: Bitboard,
+        since: Stamp,
+    ) -> impl Iterator<Item = Stamp> {
         let departure = self.last_departure(from, since).unwrap_or(since);
         let seen_on_its_way = way
             .into_iter()
@@ -344,7 +367,9 @@ impl Evidence {
             .rev()
             .take_while(|e| e.stamp >= since)
             .collect();
-        window.iter().enumerate().find_map(|(i, e)| {
+        let entries = window.len();
+        let proof_at = move |i: usize| -> Option<Stamp> {
+            let e = window[i];
             let Observation::Arrived { square, from_event } = e.observation else {
                 return None;
             };
@@ -378,7 +403,8 @@ impl Evidence {
             let in_hand = emptied > departure
                 && e.stamp.t.saturating_sub(emptied.t) >= self.min_vacancy_ms / 2;
             (slid || in_hand || self.longer_than_noise(emptied, e.stamp)).then_some(e.stamp)
-        })
+        };
+        (0..entries).filter_map(proof_at)
     }
 }
 

@@ -508,7 +508,7 @@ impl Recognizer {
         }
         // A capture guessed from a still board, and the other player's piece set down where
         // the capture forbids, still a second: the guess was the piece set down unseen on a
-        // quiet square (60... Rb1 off-centre guessed as 60... Rxg2+, then 61. Kh2).
+        // quiet square (30... Rb1 off-centre guessed as 30... Rxg2+, then 31. Kh2).
         if !placed.is_empty()
             && self.lines[0].current().was_guessed
             && self.decide_when_still(stamp, Self::repair_the_last_guess)
@@ -2116,10 +2116,18 @@ impl Recognizer {
             .map(|(i, e)| self.advanced(i, e, stamp).2)
             .collect();
         self.advance(cheapest, stamp);
+        self.keep_behind(behind);
+        true
+    }
+
+    /// Lines kept behind the likeliest ones.
+    fn keep_behind(&mut self, behind: Vec<Line>) {
+        if behind.is_empty() {
+            return;
+        }
         self.lines.extend(behind);
         self.dedupe_lines();
         self.lines.truncate(MAX_LINES);
-        true
     }
 
     fn advance_cheapest(&mut self, mut found: Vec<(usize, Explanation)>, stamp: Stamp) -> bool {

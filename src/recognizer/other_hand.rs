@@ -4,16 +4,16 @@
 
 use shakmaty::{Bitboard, Position};
 
+use super::Recognizer;
 use super::evidence::Stamp;
 use super::line::Line;
 use super::search::{Explanation, PLY, UNSEEN_LANDING};
-use super::{MAX_LINES, Recognizer};
 
 impl Recognizer {
     /// The lines behind for a move about to be read on the likeliest line, as the first of
     /// `found`: its piece, lifted a still second before the landing, may have come down
     /// unseen on a quiet square of its reach, and the landing be the move of a piece the
-    /// other player lifted before it (79. Rf8 off-centre, then 79... Ke4, read as 79. Re4
+    /// other player lifted before it (40. Rf8 off-centre, then 40... Ke4, read as 40. Re4
     /// with the king in the air). Kept behind, for the next move to tell: on the line read,
     /// the king never lands, and the reply cannot be played.
     pub(super) fn landings_for_the_other_hand(
@@ -94,15 +94,5 @@ impl Recognizer {
             })
             .map(|story| self.advanced(0, story, stamp).2)
             .collect()
-    }
-
-    /// Lines kept behind the likeliest ones.
-    pub(super) fn keep_behind(&mut self, behind: Vec<Line>) {
-        if behind.is_empty() {
-            return;
-        }
-        self.lines.extend(behind);
-        self.dedupe_lines();
-        self.lines.truncate(MAX_LINES);
     }
 }

@@ -1117,6 +1117,20 @@ fn a_caught_up_capture_lands_when_its_square_filled_not_at_the_recapture() {
 }
 
 #[test]
+fn a_guess_under_way_in_a_slide_stays_behind_a_line_read_whole_mid_slide() {
+    // 4. dxe5 guessed (4. d5 unseen behind it), then 4... d5 slid over d6: one scan reads
+    // d6 and d5 filled. The line behind reads that whole (4. d5 straightened, 4... d6); the
+    // guess, only a slide under way, stays behind, and the next scan tells it.
+    let result = run("slide-two-squares-in-one-scan-behind-a-guess", None);
+    assert_eq!(
+        games(&result),
+        expected_games("slide-two-squares-in-one-scan-behind-a-guess")
+    );
+    assert_eq!(time_of(&result, "d7d5 8:d5"), Some(25_520));
+    assert!(trace(&result, "illegal").is_empty());
+}
+
+#[test]
 fn an_unseen_piece_straightened_after_the_reply_proves_the_hand_free_again() {
     // 37. Rf7 unseen (guessed among eleven squares), 37... b6, then 38. a4 unseen beside
     // 38... Kg6 (two hands, as read). The rook straightened on f7 is White's hand free

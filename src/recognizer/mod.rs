@@ -1421,7 +1421,23 @@ impl Recognizer {
             }
             // No move in progress is as cheap as one finished ply.
             Some(cost) if cost <= PLY => {
-                let behind = self.landings_for_the_other_hand(&found, stamp);
+                let mut behind = self.landings_for_the_other_hand(&found, stamp);
+                // A line behind read whole while the likeliest has a move under way, on a
+                // scanning board (a pawn slid over two squares in one scan): the likeliest
+                // stays behind, for the slide's end to tell (4. dxe5 guessed, then 4... d5
+                // slid over d6, is no 4. d5 unseen and 4... d6).
+                let first_under_way = !self.evidence.is_event_board()
+                    && found.iter().all(|(i, _)| *i > 0)
+                    && in_progress_cost(
+                        &self.lines[0],
+                        self.view(),
+                        &self.evidence,
+                        self.settled_at,
+                    )
+                    .is_some();
+                if first_under_way {
+                    behind.push(self.lines[0].clone());
+                }
                 self.advance(found, stamp);
                 self.keep_behind(behind);
             }

@@ -125,10 +125,11 @@ impl Recognizer {
         let line = &self.lines[0];
         let n = line.ply_count();
         let played = line.moves();
+        let unpinned = n.saturating_sub(line.pinned);
         let deepest = if only_the_last {
-            n.saturating_sub(line.pinned).min(1)
+            unpinned.min(1)
         } else {
-            n.saturating_sub(line.pinned)
+            unpinned
         };
         // A piece straightened reads from then on; noise and passing hands do not last.
         // Not a piece set down for a while by the hand now moving: one lifted since the last
@@ -156,10 +157,13 @@ impl Recognizer {
         // Each repair's cost, how far back, the move it puts there and the moves after.
         let mut found: Vec<(u32, Repair)> = Vec::new();
         // The last move too when it was a capture guessed from a still board and the board
-        // has shown `illegal` since: the other player's reply may be what it forbids.
+        // has shown `illegal` or waited since: the other player's reply may be what it forbids.
         let last_guessed = line.current().was_guessed
             && line.current().last_move.is_some_and(|m| m.is_capture())
-            && self.not_settled();
+            && matches!(
+                self.status,
+                BoardStatus::Illegal { .. } | BoardStatus::Waiting { .. }
+            );
         let newest = if last_guessed { 1 } else { 2 };
         for back in newest..=deepest {
             let base = n - back;
@@ -510,17 +514,6 @@ impl Recognizer {
         self.report_moves();
         self.refresh_status();
         true
-    }
-}
-
-impl Recognizer {
-    /// Whether the board has shown `illegal`, or a move that waits, since it last settled:
-    /// the other player's reply may be what a guess forbids.
-    fn not_settled(&self) -> bool {
-        matches!(
-            self.status,
-            BoardStatus::Illegal { .. } | BoardStatus::Waiting { .. }
-        )
     }
 }
 

@@ -1856,3 +1856,19 @@ fn a_pawn_capture_slid_over_its_push_square_with_the_victim_off_raises_no_alarm(
     let result = expect_game("slide-pawn-capture-victim-off-over-its-push-square");
     assert_no_alarm_from(&result, 130_000);
 }
+
+#[test]
+fn one_arrival_read_as_two_landings_keeps_the_piece_set_down_unseen_beside_it() {
+    // 49. g3 set down off-centre, then 49... Qg4: g4 fills once, the queen's arrival. Read
+    // as 49. g4 Qxg4 that arrival proves two landings, the capture none: 49. g3 unseen is
+    // kept beside it, and the game is right by the time g3 reads the pawn straightened.
+    let result = expect_game("unseen-one-arrival-read-as-two-landings");
+    assert!(
+        trace(&result, "ambiguous")
+            .iter()
+            .any(|told| told.contains("g2g3") && told.contains("g2g4")),
+        "{:?}",
+        trace(&result, "ambiguous")
+    );
+    assert_no_alarm_from(&result, 170_000);
+}

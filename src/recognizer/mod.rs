@@ -1506,26 +1506,32 @@ impl Recognizer {
                             .is_some_and(|victim| blind.contains(victim))
                     })
                 };
-                let doubtful_taken = story_taken
+                let sensor_doubted = story_taken
                     && found.iter().all(|(i, e)| {
                         (event_board && e.unproven > 0)
                             || e.out_of_order > 0
                             || takes_a_blind_piece(*i, e)
                     });
-                if let Some(rival) = cheapest.filter(|_| doubtful_taken) {
-                    let mut blind = self.dead_sensor_stories(false);
-                    // A capture no event shows, on a board with events: the piece may as well
-                    // have come down off-centre, on any empty square of its reach, one that
-                    // has read before too (where no dead sensor can hide: a queen set down
-                    // unseen on c1, a square its bishop left, is no stuck c5). Those stories
-                    // become lines too, behind the dead sensors' (the same square kept
-                    // once, as a dead sensor that turns out unseen when it reads).
-                    // Without events, where the story also plays moves against the hands'
-                    // order (doubly doubtful), the same.
-                    if found.iter().all(|(i, e)| {
-                        (e.unproven > 0 && (event_board || e.out_of_order > 0))
-                            || takes_a_blind_piece(*i, e)
-                    }) {
+                // A capture no sensor saw, on any board: the piece may as well have come
+                // down off-centre, on any empty square of its reach, one that has read
+                // before too (where no dead sensor can hide: a queen set down unseen on c1,
+                // a square its bishop left, is no stuck c5). Those stories become lines too,
+                // behind the dead sensors' (the same square kept once, as a dead sensor that
+                // turns out unseen when it reads). Without events such a capture is a hand
+                // faster than a scan, or one piece read as two landings (49. g4 Qxg4 on the
+                // queen's arrival alone, where 49. g3 came down off-centre).
+                let unseen_doubted = story_taken
+                    && found
+                        .iter()
+                        .all(|(i, e)| e.unproven > 0 || takes_a_blind_piece(*i, e));
+                if let Some(rival) = cheapest.filter(|_| sensor_doubted || unseen_doubted) {
+                    // (Blaming a sensor for a hand faster than a scan is no likelier.)
+                    let mut blind = if sensor_doubted {
+                        self.dead_sensor_stories(false)
+                    } else {
+                        Vec::new()
+                    };
+                    if unseen_doubted {
                         blind.extend(self.unseen_piece_stories(None));
                     }
                     blind.retain(|(i, e)| e.cost <= rival && self.let_go_before_the_next(*i, e));

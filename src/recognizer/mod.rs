@@ -43,6 +43,9 @@ const MAX_PAIRED_SUSPECTS: usize = 8;
 /// How much less plausible a piece set down unseen is than a capture seen only as the
 /// capturer's lift (a recapture's worth): it stays behind unless the game proves it.
 const UNSEEN_BEHIND_A_CAPTURE: i32 = 20;
+/// The cheapest a story of a piece set down unseen can be: its landing is never the last
+/// ply (only the game going on proves it), so two plies and the unseen landing.
+const CHEAPEST_UNSEEN_STORY: u32 = 2 * PLY + search::UNSEEN_LANDING;
 /// How many hypotheses are kept at once.
 const MAX_LINES: usize = 16;
 /// A dead sensor is told once the game has gone on this many plies with it blamed.
@@ -1531,7 +1534,8 @@ impl Recognizer {
                     } else {
                         Vec::new()
                     };
-                    if unseen_doubted {
+                    // (None can be as cheap as a lone capture no sensor saw: not searched.)
+                    if unseen_doubted && rival >= CHEAPEST_UNSEEN_STORY {
                         blind.extend(self.unseen_piece_stories(None));
                     }
                     blind.retain(|(i, e)| e.cost <= rival && self.let_go_before_the_next(*i, e));
@@ -1588,6 +1592,7 @@ impl Recognizer {
                     // A ply dearer, a story stays behind: a piece a line behind has unseen,
                     // read now, was straightened there, or the first line's moved on to it.
                     _ if in_progress.is_some_and(|c| c >= IN_PROGRESS + SECOND_HAND)
+                        && cheapest.is_none_or(|c| c > CHEAPEST_UNSEEN_STORY)
                         && self.mover_lifted_twice_around_a_reply()
                         && self.advance_cheapest_keeping_a_ply_dearer(
                             self.unseen_piece_stories(in_progress)

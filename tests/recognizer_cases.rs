@@ -1872,3 +1872,14 @@ fn one_arrival_read_as_two_landings_keeps_the_piece_set_down_unseen_beside_it() 
     );
     assert_no_alarm_from(&result, 170_000);
 }
+
+#[test]
+fn a_slide_going_on_is_no_straightening_in_the_same_moment() {
+    // 37. Ra5-c5 slid over b5: read on b5, then on c5 as b5 empties. A line behind has a
+    // black pawn unseen on c5 (24... c5 for cxd5), but Black straightening it in the very
+    // moment the rook is picked up again is two hands at once: 37. Rc5 at once, and no
+    // 24th move rewritten when 38... Nb5 lands.
+    let result = expect_game("slide-on-beside-an-unseen-piece-a-line-behind-has");
+    assert_eq!(time_of(&result, "revise a5b5 a5c5 37:Rac5"), Some(121_540));
+    assert!(never_traced(&result, "revise", "24:"));
+}

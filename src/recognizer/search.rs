@@ -671,6 +671,26 @@ pub fn in_progress_cost(
     in_progress_cost_when(line, sensed, evidence, settled_at, false)
 }
 
+/// A piece of the side to move that the line has unseen, read since the last move
+/// (straightened), while the last mover's piece is back in the hand: both players' hands
+/// at once, as dear as a second hand. (37. Ra5-b5 read, the rook sliding on to c5 as b5
+/// empties: no black pawn a line has unseen on c5 straightened in the same moment as the
+/// rook was picked up again. The mover's piece in the hand may be taking an unseen piece
+/// of the other side, which reads as it lands.)
+fn straightened_beside_the_other_hand(line: &Line, sensed: Sensed, evidence: &Evidence) -> u32 {
+    let current = line.current();
+    let position = &current.position;
+    let last_mover_in_hand = (sensed.missing(current.occupancy) & position.them()).any();
+    let straightened = (line.unseen & position.us() & sensed.occupancy)
+        .into_iter()
+        .any(|square| evidence.last_arrival(square, current.since).is_some());
+    if last_mover_in_hand && straightened {
+        SECOND_HAND
+    } else {
+        0
+    }
+}
+
 /// How a reading may show a slid piece straddling its square and the next.
 #[derive(Clone, Copy)]
 struct Straddle {
@@ -741,7 +761,7 @@ pub fn in_progress_cost_when(
     if !went_on
         && (one_in_hand || part_of_a_move(current, sensed, disturbed, Spare::None, straddle))
     {
-        return Some(IN_PROGRESS);
+        return Some(IN_PROGRESS + straightened_beside_the_other_hand(line, sensed, evidence));
     }
     // Cheapest first: the last move being corrected: its piece is picked up again and moved on.
     if line.ply_count() >= 1 {

@@ -1883,3 +1883,12 @@ fn a_slide_going_on_is_no_straightening_in_the_same_moment() {
     assert_eq!(time_of(&result, "revise a5b5 a5c5 37:Rac5"), Some(121_540));
     assert!(never_traced(&result, "revise", "24:"));
 }
+
+#[test]
+fn a_piece_read_a_moment_and_gone_is_no_piece_held_through_the_reply() {
+    // 26... Nxc5 faster than a scan (c5 never changes), the knight read 20 ms on e5 as the
+    // hand passed it; then 27. Bg5. No player holds a piece while the other moves: once the
+    // board is still a second, 26... Nxc5 (its unseen landings kept beside it) and 27. Bg5.
+    let result = expect_game("fast-capture-read-a-moment-on-a-square-passed");
+    assert_eq!(time_of(&result, "revise d7e5 d7c5 26:Nxc5"), Some(85_680));
+}

@@ -24,7 +24,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::{Bitboard, Chess, Color, Move, Piece, Position, Role, Square};
 
 pub use event::{Event, EventKind};
-use evidence::{Evidence, Stamp};
+use evidence::{Evidence, STRADDLE_MS, Stamp};
 use line::Line;
 pub use moves::touched_squares;
 pub use orientation::BoardOrientation;
@@ -506,7 +506,9 @@ impl Recognizer {
         // what happened (3... Ne2 set down on f3 and nudged onto e2 in one poll, read as the
         // queen on d1 sliding over e2 to take on f3, is the last move revised onto e2:
         // `tests/logs/nudge-beside-a-slider.log`).
-        if self.decide_when_still(stamp, Self::story_over_a_still_straddle) {
+        if self.decide_when_still(stamp, Self::story_over_a_still_straddle)
+            || self.decide_when_still(stamp, Self::story_over_a_piece_held_through_the_reply)
+        {
             return std::mem::take(&mut self.events);
         }
         // A capture guessed from a still board, and the other player's piece set down where
@@ -716,6 +718,70 @@ impl Recognizer {
         }
         self.advance(found, stamp);
         true
+    }
+
+    /// Read as both players' hands at once, still a second: the last move's piece, read
+    /// on its square for a scan or two (passing over it), gone since before the other player's
+    /// piece came down. No player holds a piece while the other moves: a story that tells
+    /// the board whole with the last move revised is what happened (26... Nxc5 faster than
+    /// a scan, read a moment on e5 as the hand passed it, then 27. Bg5). True if it decided.
+    fn story_over_a_piece_held_through_the_reply(&mut self, stamp: Stamp) -> bool {
+        let current = self.lines[0].current();
+        let view = self.view();
+        let held = view.missing(current.occupancy) & current.position.them();
+        let set_down = view.extra(current.occupancy);
+        let since = current.since;
+        // (A polled board reads a piece a poll at the least: a hand may have lifted it.)
+        let passed_over = |square: Square| {
+            let arrived = self.evidence.last_arrival(square, Stamp::default())?;
+            let left = self.evidence.last_departure(square, since)?;
+            (left.t.saturating_sub(arrived.t) <= STRADDLE_MS).then_some(left)
+        };
+        let Some(lifted) = (held.count() == 1)
+            .then(|| held.first().and_then(passed_over))
+            .flatten()
+        else {
+            return false;
+        };
+        let replied_since = set_down.into_iter().any(|square| {
+            self.evidence
+                .last_arrival(square, since)
+                .is_some_and(|landed| landed > lifted)
+        });
+        let two_hands = self
+            .lines
+            .iter()
+            .filter_map(|line| in_progress_cost(line, view, &self.evidence, self.settled_at))
+            .min()
+            .is_some_and(|waiting| waiting >= IN_PROGRESS + SECOND_HAND);
+        if !replied_since || !two_hands {
+            return false;
+        }
+        let mut found = self.explanations(false);
+        let revised = !found.is_empty() && found.iter().all(|(_, e)| e.undo == 1 && e.cost > 0);
+        if revised {
+            // A capture no sensor saw may as well have been the piece set down unseen
+            // elsewhere (39... Qc6 off-centre, no Qxe3): those stay beside it.
+            if let Some(rival) = found.first().map(|(_, e)| e.cost)
+                && found.iter().all(|(_, e)| e.unproven > 0)
+            {
+                found.extend(self.unseen_stories_as_cheap_as(rival));
+            }
+            self.advance(found, stamp);
+        }
+        revised
+    }
+
+    /// Stories of a piece set down unseen no dearer than `rival`, each let go before the
+    /// next move's piece left. (None can be as cheap as a lone capture no sensor saw: then
+    /// none is searched.)
+    fn unseen_stories_as_cheap_as(&self, rival: u32) -> Vec<(usize, Explanation)> {
+        if rival < CHEAPEST_UNSEEN_STORY {
+            return Vec::new();
+        }
+        let mut stories = self.unseen_piece_stories(None);
+        stories.retain(|(i, e)| e.cost <= rival && self.let_go_before_the_next(*i, e));
+        stories
     }
 
     /// A capture guessed from a still board is settled by a later proof of one of the
@@ -1534,11 +1600,10 @@ impl Recognizer {
                     } else {
                         Vec::new()
                     };
-                    // (None can be as cheap as a lone capture no sensor saw: not searched.)
-                    if unseen_doubted && rival >= CHEAPEST_UNSEEN_STORY {
-                        blind.extend(self.unseen_piece_stories(None));
-                    }
                     blind.retain(|(i, e)| e.cost <= rival && self.let_go_before_the_next(*i, e));
+                    if unseen_doubted {
+                        blind.extend(self.unseen_stories_as_cheap_as(rival));
+                    }
                     if !blind.is_empty() {
                         found.extend(blind);
                         self.advance(found, stamp);

@@ -1892,3 +1892,13 @@ fn a_piece_read_a_moment_and_gone_is_no_piece_held_through_the_reply() {
     let result = expect_game("fast-capture-read-a-moment-on-a-square-passed");
     assert_eq!(time_of(&result, "revise d7e5 d7c5 26:Nxc5"), Some(85_680));
 }
+
+#[test]
+fn a_capture_faster_than_a_scan_stays_behind_a_piece_guessed_set_down_unseen() {
+    // 82... Qxh3 faster than a scan (h3 never changes) is guessed 82... Qd6 set down unseen,
+    // every other square of the queen's reach behind it, the capture too. 86... Qxg3 lifts
+    // the queen from h3: 82... Qxh3 is read then, not 86... Qxg3 from d6 with a white
+    // piece on h3 in the air.
+    let result = expect_game("fast-capture-behind-a-guess-set-down-unseen");
+    assert_eq!(time_of(&result, "revise d7d6 d7h3 82:Qxh3"), Some(282_760));
+}

@@ -46,6 +46,9 @@ const UNSEEN_BEHIND_A_CAPTURE: i32 = 20;
 /// The cheapest a story of a piece set down unseen can be: its landing is never the last
 /// ply (only the game going on proves it), so two plies and the unseen landing.
 const CHEAPEST_UNSEEN_STORY: u32 = 2 * PLY + search::UNSEEN_LANDING;
+/// How much less plausible a capture no sensor saw is than a piece guessed set down
+/// unseen: behind every such guess, whatever its moves.
+const CAPTURE_BEHIND_AN_UNSEEN_GUESS: i32 = 1000;
 /// How many hypotheses are kept at once.
 const MAX_LINES: usize = 16;
 /// A dead sensor is told once the game has gone on this many plies with it blamed.
@@ -603,7 +606,8 @@ impl Recognizer {
                 });
                 guesses.extend(elsewhere);
             }
-            let onto_dead: Vec<(usize, Explanation)> = guesses
+            let guessed_unread = !guesses.is_empty() && line.dead.is_empty();
+            let mut onto_dead: Vec<(usize, Explanation)> = guesses
                 .into_iter()
                 .map(|m| {
                     let story = Explanation {
@@ -615,6 +619,21 @@ impl Recognizer {
                     (0, story)
                 })
                 .collect();
+            // Without events a capture faster than a scan shows only the capturer's lift
+            // too: each stays behind every quiet guess, for the piece moving on from its
+            // victim's square to tell (82... Qxh3 read as Qd6, then 86... Qxg3 from h3).
+            if guessed_unread && !self.evidence.is_event_board() {
+                let captures = found.iter().filter(|(i, e)| {
+                    *i == 0 && made_its_capture(&self.lines[0], e) && e.unproven > 0
+                });
+                onto_dead.extend(captures.map(|(_, e)| {
+                    let story = Explanation {
+                        doubt: CAPTURE_BEHIND_AN_UNSEEN_GUESS,
+                        ..e.clone()
+                    };
+                    (0, story)
+                }));
+            }
             if !onto_dead.is_empty() {
                 // Only a guess: the piece may still be in the hand.
                 self.advance_on_a_guess(onto_dead, stamp, false);

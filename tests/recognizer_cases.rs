@@ -1902,3 +1902,11 @@ fn a_capture_faster_than_a_scan_stays_behind_a_piece_guessed_set_down_unseen() {
     let result = expect_game("fast-capture-behind-a-guess-set-down-unseen");
     assert_eq!(time_of(&result, "revise d7d6 d7h3 82:Qxh3"), Some(282_760));
 }
+
+#[test]
+fn a_pawn_taken_en_passant_must_have_read_on_its_square() {
+    // 86... g6, the hand knocking the f5 pawn over and setting it back 2.7 s later: g5
+    // never read a pawn, so no 86... g5 taken by 87. fxg6 e.p. in the same moment.
+    let result = expect_game("knock-beside-a-push-is-no-en-passant");
+    assert!(never_traced(&result, "move", "fxg6"));
+}

@@ -2532,6 +2532,7 @@ impl Recognizer {
             unseen: Bitboard::EMPTY,
             moves: None,
             set_down_unseen: Bitboard::EMPTY,
+            steady: self.steady,
         }
     }
 

@@ -2,7 +2,7 @@
 //! a revised last move, or a return to an earlier position.
 
 use shakmaty::attacks::king_attacks;
-use shakmaty::{Bitboard, Color, Move, Position, Role};
+use shakmaty::{Bitboard, Color, Move, Position, Role, Square};
 
 use super::evidence::{Evidence, PASSING_MS, STRADDLE_MS, Stamp};
 
@@ -83,6 +83,8 @@ pub struct SearchContext<'a> {
     pub moves: Option<&'a MoveCache>,
     /// Squares where the line searched has a piece set down unseen: set by `explain`.
     pub set_down_unseen: Bitboard,
+    /// Squares whose sensor has never changed: any may be dead.
+    pub steady: Bitboard,
 }
 
 impl SearchContext<'_> {
@@ -373,6 +375,18 @@ impl Search<'_, '_> {
             let victim_arrived_in_story = print
                 .victim
                 .is_some_and(|victim| earlier_destinations.contains(victim));
+            // A pawn taken en passant in the story that pushed it stood on its square a
+            // while: a square that never read it is no such pawn (86... g6 with f5 knocked
+            // is no 86... g5 87. fxg6 e.p.), unless its sensor may be dead.
+            if let Move::EnPassant { from, to } = m {
+                let taken = Square::from_coords(to.file(), from.rank());
+                if earlier_destinations.contains(taken)
+                    && (self.ctx.live & !self.ctx.steady).contains(taken)
+                    && self.ctx.evidence.arrivals_since(taken, self.since) == 0
+                {
+                    return;
+                }
+            }
             earlier_destinations |= print.filled;
             if !self.in_causal_order(m) {
                 return;

@@ -1910,3 +1910,12 @@ fn a_pawn_taken_en_passant_must_have_read_on_its_square() {
     let result = expect_game("knock-beside-a-push-is-no-en-passant");
     assert!(never_traced(&result, "move", "fxg6"));
 }
+
+#[test]
+fn a_victim_taken_off_before_its_capturer_is_lifted_is_no_other_hand() {
+    // 63. Rexf8: the victim off f8 first, the rook lifted 340 ms later, its hand knocking
+    // d8 over and setting it back before the rook lands. d8 read again is no 63. Rxd8
+    // beside a black hand holding the f8 piece: the rook's landing on f8 is waited for.
+    let result = expect_game("capture-victim-off-first-beside-a-knock");
+    assert!(never_traced(&result, "move", "e8d8"));
+}

@@ -1862,7 +1862,25 @@ impl Recognizer {
                         shakmaty::attacks::between(from, square).contains(m.to())
                     })
             });
+            // Nor a piece of theirs the mover's piece could take instead, taken off well
+            // before it was lifted (not in the same moment: a knock): that is the order of
+            // a capture under way, its victim off first (63. Rexf8, the hand knocking d8
+            // over, is no 63. Rxd8 beside a black hand on f8).
+            let moment = STRADDLE_MS.max(self.evidence.poll_skew());
+            let left = |square: Square| self.evidence.last_departure(square, current.since);
+            let victim_off_first = (missing & current.position.them())
+                .into_iter()
+                .any(|square| {
+                    m.from().is_some_and(|from| {
+                        current.legal_moves().iter().any(|(other, _)| {
+                            other.from() == Some(from) && other.to() == square && other.is_capture()
+                        }) && left(square)
+                            .zip(left(from))
+                            .is_some_and(|(off, lifted)| off.t + moment < lifted.t)
+                    })
+                });
             knocked
+                && !victim_off_first
                 && match (moves::footprint(m).victim, m.from()) {
                     (Some(victim), Some(from)) => {
                         let way = moves::slide_way(m);

@@ -1919,3 +1919,13 @@ fn a_victim_taken_off_before_its_capturer_is_lifted_is_no_other_hand() {
     let result = expect_game("capture-victim-off-first-beside-a-knock");
     assert!(never_traced(&result, "move", "e8d8"));
 }
+
+#[test]
+fn a_repair_lands_no_move_on_a_square_that_read_a_piece_before_it_left() {
+    // 63. f3 set down on g4 and nudged onto f3 a second later. While it stands on g4, no
+    // repair reads 61. Rf4 again as Rg4 with 63. f2-f4 onto f4, where the rook has read
+    // since before the pawn left.
+    let result = expect_game("nudge-after-a-second-is-no-older-move-revised");
+    assert!(never_traced(&result, "revise", "61:Rg4"));
+    assert_no_alarm_from(&result, 194_000);
+}

@@ -325,8 +325,21 @@ impl Recognizer {
                         .moves
                         .first()
                         .is_some_and(|&m| !line.current().position.is_legal(m));
+                    // Nor does it come down on a square that has read a piece since before
+                    // the repaired line's last move: another piece stands there (61. Rf4
+                    // read again as Rg4 is no 63. f2-f4 onto the rook, unread).
+                    let onto_a_piece_standing = onward.moves.iter().any(|m| {
+                        (footprint(*m).filled & self.sensed)
+                            .into_iter()
+                            .any(|square| {
+                                self.evidence
+                                    .last_arrival(square, tail.current().since)
+                                    .is_none()
+                            })
+                    });
                     if !moves_unseen
                         && !taken_unseen
+                        && !onto_a_piece_standing
                         && moved_on_as_told
                         && (forbidden || !for_unseen)
                         && onward.moves.len() <= 2

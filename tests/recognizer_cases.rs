@@ -1929,3 +1929,13 @@ fn a_repair_lands_no_move_on_a_square_that_read_a_piece_before_it_left() {
     assert!(never_traced(&result, "revise", "61:Rg4"));
     assert_no_alarm_from(&result, 194_000);
 }
+
+#[test]
+fn a_piece_taken_off_long_before_the_mover_lifts_is_no_victim() {
+    // 55. Re2 read, the rook lifted again and set down unseen on e3. Two seconds later
+    // 55... Qd3-d1 slides: the rook off e2 is no victim of the queen, off too long before
+    // it was lifted, but the other player's hand: 55... Qd1, then 55. Re3 once White moves.
+    let result = expect_game("piece-lifted-long-before-is-no-victim");
+    assert_eq!(time_of(&result, "move d3d1 56:Qd1"), Some(187_040));
+    assert!(never_traced(&result, "move", "Qxe2"));
+}

@@ -1865,7 +1865,9 @@ impl Recognizer {
             // Nor a piece of theirs the mover's piece could take instead, taken off well
             // before it was lifted (not in the same moment: a knock): that is the order of
             // a capture under way, its victim off first (63. Rexf8, the hand knocking d8
-            // over, is no 63. Rxd8 beside a black hand on f8).
+            // over, is no 63. Rxd8 beside a black hand on f8). Within a still second: a
+            // piece off longer before is the other player's hand (55. Re2 lifted again and
+            // set down unseen on e3, two seconds before 55... Qd1).
             let moment = STRADDLE_MS.max(self.evidence.poll_skew());
             let left = |square: Square| self.evidence.last_departure(square, current.since);
             let victim_off_first = (missing & current.position.them())
@@ -1874,9 +1876,9 @@ impl Recognizer {
                     m.from().is_some_and(|from| {
                         current.legal_moves().iter().any(|(other, _)| {
                             other.from() == Some(from) && other.to() == square && other.is_capture()
-                        }) && left(square)
-                            .zip(left(from))
-                            .is_some_and(|(off, lifted)| off.t + moment < lifted.t)
+                        }) && left(square).zip(left(from)).is_some_and(|(off, lifted)| {
+                            off.t + moment < lifted.t && lifted.t <= off.t + self.config.still_ms
+                        })
                     })
                 });
             knocked

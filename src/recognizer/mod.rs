@@ -680,10 +680,9 @@ impl Recognizer {
         // A board with events shows a capture on its victim's square: a piece lifted and
         // held still, nothing else touched, is held, or was let go off-centre (on a board
         // polled often enough that a still second means something). Which one, the other
-        // player's move tells (`released_stories`). So for the last move's piece picked up
-        // again. A piece only touched and set back on its square (a pawn straightened just
-        // before the bishop beside it was lifted) is no other piece in the hand, and no
-        // victim.
+        // player's move tells (`released_stories`). A piece only touched and set back on its
+        // square (a pawn straightened just before the bishop beside it was lifted) is no
+        // other piece in the hand, and no victim.
         let current = self.lines[0].current();
         let touched_elsewhere =
             self.evidence.departed_since(current.since) & !lifted & !self.sensed;

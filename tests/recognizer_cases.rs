@@ -1939,13 +1939,3 @@ fn a_piece_taken_off_long_before_the_mover_lifts_is_no_victim() {
     assert_eq!(time_of(&result, "move d3d1 56:Qd1"), Some(187_040));
     assert!(never_traced(&result, "move", "Qxe2"));
 }
-
-#[test]
-fn the_last_moves_piece_let_go_before_the_reply_revises_that_move() {
-    // 7. h2-h3 read on a polled board, the pawn lifted again and let go unseen on h4;
-    // 7... h5, then h4 reads as it is straightened: 7. h4 revised, not 9. h3-h4 with the
-    // pawn held through Black's move.
-    let result = expect_game("last-move-piece-let-go-unseen-before-the-reply");
-    assert_eq!(time_of(&result, "revise h2h3 h2h4 7:h4"), Some(23_000));
-    assert!(never_traced(&result, "move", "9:h4"));
-}

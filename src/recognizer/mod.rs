@@ -692,12 +692,9 @@ impl Recognizer {
             && self.evidence.is_event_board()
             && self.evidence.poll_skew() <= self.config.still_ms / 4
         {
-            let last_landing = current.last_move.map(|last| last.to());
             self.released = lifted
                 .single_square()
-                .filter(|&square| {
-                    current.position.us().contains(square) || last_landing == Some(square)
-                })
+                .filter(|&square| current.position.us().contains(square))
                 .map(|square| (square, current.since));
         }
         std::mem::take(&mut self.events)
@@ -2042,29 +2039,15 @@ impl Recognizer {
         let Some((square, since)) = self.released else {
             return Vec::new();
         };
-        let line = &self.lines[0];
-        let current = line.current();
-        // The last move's piece picked up again and let go: that move revised, then the
-        // reply (7. h2-h3 read, the pawn going on to h4 unseen, then 7... h5).
-        let revised = current
-            .last_move
-            .filter(|last| last.to() == square && current.position.them().contains(square));
-        let (node, from, replier) = match revised {
-            Some(last) => (
-                &line.nodes[line.ply_count() - 1],
-                last.from(),
-                current.position.us(),
-            ),
-            None => (current, Some(square), current.position.them()),
-        };
-        let replied = self.evidence.departed_since(since) & replier;
+        let current = self.lines[0].current();
+        let replied = self.evidence.departed_since(since) & current.position.them();
         if current.since != since || self.sensed.contains(square) || replied.is_empty() {
             return Vec::new();
         }
-        let suspects = node
+        let suspects = current
             .legal_moves()
             .iter()
-            .filter(|(m, _)| m.from() == from)
+            .filter(|(m, _)| m.from() == Some(square))
             .fold(Bitboard::EMPTY, |all, &(m, _)| {
                 all | moves::footprint(m).filled
             })
@@ -2077,10 +2060,10 @@ impl Recognizer {
         }
         let mut stories = self.blind_square_stories(suspects, &[], Blind::Unseen, None, false);
         stories.retain(|(_, e)| {
-            e.undo == usize::from(revised.is_some())
+            e.undo == 0
                 && e.moves.len() >= 2
                 && e.unproven == 0
-                && e.moves.first().and_then(|m| m.from()) == from
+                && e.moves.first().and_then(|m| m.from()) == Some(square)
         });
         // Cheapest first; among equals, a square whose sensor has never changed may be a
         // dead one as well: likelier.

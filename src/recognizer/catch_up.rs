@@ -510,12 +510,10 @@ impl Walk<'_> {
             }
             let way = slide_way(m);
             // Its own landing, not a recapture's on the same square later.
-            let proof = self.evidence.first_capture_proof(
-                from,
-                victim,
-                way.passed | way.brushed,
-                self.since,
-            )?;
+            let proof = self
+                .evidence
+                .capture_proofs(from, victim, way.passed | way.brushed, self.since)
+                .last()?;
             return Some((Some(proof), Bitboard::EMPTY));
         }
         // Each piece lands after it left (a slid one may reach its square a moment before):

@@ -335,20 +335,9 @@ impl Evidence {
         self.capture_proofs(from, victim, way, since).next()
     }
 
-    /// The earliest such proof: where the square was taken again later (a recapture), the
-    /// first capture's own landing.
-    pub fn first_capture_proof(
-        &self,
-        from: Square,
-        victim: Square,
-        way: Bitboard,
-        since: Stamp,
-    ) -> Option<Stamp> {
-        self.capture_proofs(from, victim, way, since).last()
-    }
-
-    /// Every proof of the capture, the latest first.
-    fn capture_proofs(
+    /// Every proof of the capture, the latest first (the last is the first capture's own
+    /// landing, where the square was taken again later by a recapture).
+    pub fn capture_proofs(
         &self,
         from: Square,
         victim: Square,

@@ -1939,3 +1939,13 @@ fn a_piece_taken_off_long_before_the_mover_lifts_is_no_victim() {
     assert_eq!(time_of(&result, "move d3d1 56:Qd1"), Some(187_040));
     assert!(never_traced(&result, "move", "Qxe2"));
 }
+
+#[test]
+fn a_slide_going_on_as_its_hand_knocks_a_piece_off_is_the_last_move_revised() {
+    // 26... a7-a6-a5 slid, the hand knocking a4 off in the scan the pawn went on: a6
+    // empties, a5 fills and a4 empties at once. That is 26... a5 with a4 knocked off, not
+    // 27. a4-a5 beside a black hand holding a6 (which later read as 26... a6, 27. Bd2 a5).
+    let result = expect_game("slide-on-beside-a-knock");
+    assert!(never_traced(&result, "move", "a4a5"));
+    assert_eq!(time_of(&result, "revise a7a6 a7a5 26:a5"), Some(78_880));
+}

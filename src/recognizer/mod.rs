@@ -1881,8 +1881,30 @@ impl Recognizer {
                         })
                     })
                 });
+            // Nor beside the last move's piece going on: lifted off its landing in the
+            // moment this move's square filled, where it could have come down instead (26...
+            // a7-a6-a5 slid on, the hand knocking a4 off: no 27. a5 beside a black hand on
+            // a6).
+            let went_on = |last: Move, previous: &line::Node| {
+                let from_landing = moves::footprint(last).landing() & missing;
+                let arrived = self.evidence.last_arrival(m.to(), current.since);
+                from_landing.into_iter().any(|landing| {
+                    let left = self.evidence.last_departure(landing, current.since);
+                    matches!((left, arrived), (Some(left), Some(arrived))
+                        if arrived.t.abs_diff(left.t) <= moment)
+                        && previous
+                            .legal_moves()
+                            .iter()
+                            .any(|(other, _)| other.from() == last.from() && other.to() == m.to())
+                })
+            };
+            let last_went_on = line.ply_count() > 0
+                && current
+                    .last_move
+                    .is_some_and(|last| went_on(last, &line.nodes[line.ply_count() - 1]));
             knocked
                 && !victim_off_first
+                && !last_went_on
                 && match (moves::footprint(m).victim, m.from()) {
                     (Some(victim), Some(from)) => {
                         let way = moves::slide_way(m);

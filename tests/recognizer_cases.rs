@@ -1099,7 +1099,9 @@ fn a_guessed_capture_is_not_repaired_into_a_piece_taken_by_a_capture_nothing_rea
         expected_games("unseen-guess-not-taken-by-an-unread-capture")
     );
     assert!(never_traced(&result, "revise", "c3e4"));
-    assert_eq!(time_of(&result, "f3f4 81:f4"), Some(272_580));
+    // The pawn lifted and held still, then 41... d5: let go on f4, the one square unread.
+    assert_eq!(time_of(&result, "f3f4 81:f4"), Some(268_980));
+    assert_no_alarm_from(&result, 268_000);
 }
 
 #[test]
@@ -1798,15 +1800,18 @@ fn a_piece_unseen_taken_by_a_slid_piece_is_no_piece_straightened() {
 
 #[test]
 fn a_pawn_set_down_off_centre_is_a_piece_unseen_not_a_sensor_stuck_empty() {
-    // 46... h5 off-centre on a square that never read, told by the catch-up at 47... f6: a
-    // pawn unseen on h5, said as soon as the story is told, and no sensor blamed.
+    // 46... h5 off-centre on a square that never read, the pawn lifted and held still,
+    // then 47. b3: a pawn unseen on h5, said as soon as the reply lands, and no sensor
+    // blamed.
     let result = expect_game("unseen-pawn-not-a-stuck-sensor");
     assert_eq!(trace(&result, "sensor"), Vec::<String>::new());
     assert!(trace(&result, "unseen").contains(&"unseen h5".to_owned()));
     assert_eq!(
         time_of(&result, "unseen h5"),
-        time_of(&result, "move f7f6 48:f6")
+        time_of(&result, "move b2b3 47:b3")
     );
+    // (Not read as two hands at once, so 47... f6 lifted is no `illegal`.)
+    assert!(never_traced(&result, "illegal", "remove b3"));
 }
 
 #[test]
@@ -1859,10 +1864,11 @@ fn a_pawn_capture_slid_over_its_push_square_with_the_victim_off_raises_no_alarm(
 
 #[test]
 fn one_arrival_read_as_two_landings_keeps_the_piece_set_down_unseen_beside_it() {
-    // 49. g3 set down off-centre, then 49... Qg4: g4 fills once, the queen's arrival. Read
-    // as 49. g4 Qxg4 that arrival proves two landings, the capture none: 49. g3 unseen is
-    // kept beside it, and the game is right by the time g3 reads the pawn straightened.
-    let result = expect_game("unseen-one-arrival-read-as-two-landings");
+    // 49. g3 set down off-centre half a second before 49... Qg4: g4 fills once, the
+    // queen's arrival. Read as 49. g4 Qxg4 that arrival proves two landings, the capture
+    // none: 49. g3 unseen is kept beside it, and the game is right by the time g3 reads the
+    // pawn straightened.
+    let result = expect_game("unseen-one-arrival-read-as-two-landings-quick");
     assert!(
         trace(&result, "ambiguous")
             .iter()
@@ -1871,6 +1877,19 @@ fn one_arrival_read_as_two_landings_keeps_the_piece_set_down_unseen_beside_it() 
         trace(&result, "ambiguous")
     );
     assert_no_alarm_from(&result, 170_000);
+}
+
+#[test]
+fn a_pawn_held_still_then_the_reply_is_the_pawn_let_go_on_the_one_square_unread() {
+    // 49. g2 lifted and held still three seconds, nothing read on g3 or g4, then 49... Qg4:
+    // no player holds a piece while the other moves, and g3 is the one square of its reach
+    // that could hide it. 49. g3 unseen and 49... Qg4 are told as the queen lands, with no
+    // 49. g4 Qxg4 and no `illegal` in between.
+    let result = expect_game("unseen-one-arrival-read-as-two-landings");
+    assert_eq!(time_of(&result, "move g2g3 49:g3"), Some(166_040));
+    assert_eq!(time_of(&result, "unseen g3"), Some(166_040));
+    assert!(never_traced(&result, "move", "g2g4"));
+    assert_no_alarm_from(&result, 160_000);
 }
 
 #[test]

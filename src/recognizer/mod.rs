@@ -556,6 +556,7 @@ impl Recognizer {
             return std::mem::take(&mut self.events);
         }
         let found = self.explanations(true);
+        let nothing_found = found.is_empty();
         // Not of a piece the line has unseen: its square never read it, so nothing there
         // tells its capture from the capturer still in the hand.
         let made_its_capture = |line: &Line, e: &Explanation| {
@@ -682,14 +683,16 @@ impl Recognizer {
         // polled often enough that a still second means something). Which one, the other
         // player's move tells (`released_stories`). A piece only touched and set back on its
         // square (a pawn straightened just before the bishop beside it was lifted) is no
-        // other piece in the hand, and no victim.
+        // other piece in the hand, and no victim. Without events, so is a piece that
+        // could have taken nothing (a pawn lifted off e2 on the first move).
         let current = self.lines[0].current();
         let touched_elsewhere =
             self.evidence.departed_since(current.since) & !lifted & !self.sensed;
         if placed.is_empty()
             && lifted_for_this_move
             && touched_elsewhere.is_empty()
-            && self.evidence.is_event_board()
+            && (self.evidence.is_event_board()
+                || (nothing_found && self.lines.len() == 1 && self.lines[0].blind().is_empty()))
             && self.evidence.poll_skew() <= self.config.still_ms / 4
         {
             self.released = lifted
@@ -2078,6 +2081,11 @@ impl Recognizer {
         // Where the piece could have come down in several places, a guess among them is
         // worse than any other story; with none, better than a board read as illegal.
         if suspects.count() > 1 && !nothing_else {
+            return Vec::new();
+        }
+        // Without events a hand faster than a scan hides more: only a piece with one square
+        // to have come down on unseen.
+        if !self.evidence.is_event_board() && suspects.count() > 1 {
             return Vec::new();
         }
         let mut stories = self.blind_square_stories(suspects, &[], Blind::Unseen, None, false);

@@ -1968,3 +1968,21 @@ fn a_slide_going_on_as_its_hand_knocks_a_piece_off_is_the_last_move_revised() {
     assert!(never_traced(&result, "move", "a4a5"));
     assert_eq!(time_of(&result, "revise a7a6 a7a5 26:a5"), Some(78_880));
 }
+
+#[test]
+fn a_frame_with_no_event_that_the_next_frame_contradicts_is_no_piece() {
+    // A board with events: 3... exd5, then one frame reads e6 filled with no place event,
+    // the next empty again. No takeback of 3... exd5 and no 3... e5 unseen: the game goes
+    // on as played.
+    let result = expect_game_without_alarm("emi-poll-frame-without-its-event");
+    assert!(trace(&result, "takeback").is_empty());
+    assert!(trace(&result, "unseen").is_empty());
+}
+
+#[test]
+fn a_frame_with_no_event_that_no_frame_contradicts_is_believed_two_polls_on() {
+    // 1. e4's place event is lost; only a frame at 2250 reads e4. Polled every 250 ms, the
+    // board contradicts it by 2750 if it is noise: it does not, so 1. e4 is told then.
+    let result = expect_game("poll-frame-without-its-event-believed");
+    assert_eq!(time_of(&result, "move e2e4 1:e4"), Some(2_750));
+}

@@ -175,6 +175,11 @@ pub struct Recognizer {
     /// On a board with events, a piece of the side to move lifted alone and then still for
     /// a second, with the position it was lifted in: let go, perhaps off-centre.
     released: Option<(Square, Stamp)>,
+    /// On a board with events, squares the last occupancy frame read changed with no event
+    /// to say so: believed only if the next frame reads them so too.
+    unannounced: Bitboard,
+    /// When that frame was read.
+    unannounced_at: Millis,
 }
 
 impl Recognizer {
@@ -228,6 +233,8 @@ impl Recognizer {
             reported_wrong: None,
             decided_still_at: None,
             released: None,
+            unannounced: Bitboard::EMPTY,
+            unannounced_at: 0,
         }
     }
 
@@ -330,6 +337,42 @@ impl Recognizer {
         }
     }
 
+    /// An occupancy frame, believed.
+    fn read_occupancy(&mut self, occupancy: Bitboard, t: Millis) {
+        let first = self.now.seq == 1;
+        let changed = occupancy ^ self.sensed;
+        if !first {
+            self.saw_change(changed, occupancy);
+        }
+        if !changed.is_empty() || first {
+            let stamp = self.evidence.stamp(t);
+            if !first && changed.count() > WILD_CHANGE {
+                self.wild_at = Some(stamp);
+            }
+            for square in changed {
+                if occupancy.contains(square) {
+                    self.evidence.arrived(stamp, square, false);
+                } else {
+                    self.evidence.left(stamp, square);
+                }
+            }
+            self.sensed = occupancy;
+            self.step(stamp);
+        }
+    }
+
+    /// Squares a frame read changed with no event, which no frame has contradicted for two
+    /// polls, are believed (a board that sends a frame without its event).
+    fn believe_unannounced(&mut self, t: Millis) {
+        let hold = 2 * self.evidence.poll_skew().max(STRADDLE_MS);
+        if self.unannounced.is_empty() || t <= self.unannounced_at.saturating_add(hold) {
+            return;
+        }
+        let occupancy = self.sensed ^ self.unannounced;
+        self.unannounced = Bitboard::EMPTY;
+        self.read_occupancy(occupancy, self.unannounced_at.saturating_add(hold));
+    }
+
     fn read(&mut self, timed: TimedReading) {
         self.refused.set(None);
         let t = timed.t;
@@ -341,30 +384,24 @@ impl Recognizer {
         match reading {
             Reading::Occupancy(occupancy) => {
                 let first = self.now.seq == 1;
-                let changed = occupancy ^ self.sensed;
-                if !first {
-                    self.saw_change(changed, occupancy);
-                }
-                if !changed.is_empty() || first {
-                    let stamp = self.evidence.stamp(t);
-                    if !first && changed.count() > WILD_CHANGE {
-                        self.wild_at = Some(stamp);
-                    }
-                    for square in changed {
-                        if occupancy.contains(square) {
-                            self.evidence.arrived(stamp, square, false);
-                        } else {
-                            self.evidence.left(stamp, square);
-                        }
-                    }
-                    self.sensed = occupancy;
-                    self.step(stamp);
+                // On a board with events every piece lifted or set down says so: a square a
+                // frame reads changed with no event is a frame read wrong (line noise) until
+                // the next frame reads it so too, or none contradicts it for two polls.
+                if self.evidence.is_event_board() && !first {
+                    let unannounced = occupancy ^ self.sensed;
+                    let confirmed = unannounced & self.unannounced;
+                    self.unannounced = unannounced & !confirmed;
+                    self.unannounced_at = t;
+                    self.read_occupancy(self.sensed ^ confirmed, t);
+                } else {
+                    self.read_occupancy(occupancy, t);
                 }
             }
             Reading::Lift(square) => {
                 self.evidence.mark_event_board(t);
                 let stamp = self.evidence.stamp(t);
                 self.evidence.left(stamp, square);
+                self.unannounced.discard(square);
                 self.saw_change(Bitboard::from_square(square), self.sensed.without(square));
                 self.sensed.discard(square);
                 self.step(stamp);
@@ -373,6 +410,7 @@ impl Recognizer {
                 self.evidence.mark_event_board(t);
                 let stamp = self.evidence.stamp(t);
                 self.evidence.arrived(stamp, square, true);
+                self.unannounced.discard(square);
                 self.placed_on_an_unseen_piece(square);
                 self.saw_change(Bitboard::from_square(square), self.sensed.with(square));
                 self.sensed.add(square);
@@ -430,6 +468,14 @@ impl Recognizer {
     }
 
     fn tick_oriented(&mut self, t: Millis) -> Vec<Event> {
+        self.believe_unannounced(t);
+        let mut events = std::mem::take(&mut self.events);
+        events.extend(self.tick_still(t));
+        events
+    }
+
+    /// The board still for `still_ms`: what its stillness decides.
+    fn tick_still(&mut self, t: Millis) -> Vec<Event> {
         let still_since = self.now.t;
         let waiting = matches!(self.status, BoardStatus::Waiting { .. });
         let illegal = matches!(self.status, BoardStatus::Illegal { .. });
@@ -927,6 +973,7 @@ impl Recognizer {
     /// Ends the session: a piece still in the air over a capture is taken as that capture,
     /// and an open ambiguity is settled on the most likely line.
     pub fn finish(&mut self, t: Millis) -> Vec<Event> {
+        self.believe_unannounced(Millis::MAX);
         // No move was seen: nothing tells the orientation, and the board stands as wired.
         self.rival = None;
         // A piece that appeared with nothing lifted (one set down unseen, straightened as the

@@ -4,8 +4,14 @@
 
 use shakmaty::{Chess, Move, Position, Role};
 
-/// Recaptures on the square just moved to are the commonest captures in real games, then
-/// bigger prey; a piece left where a cheaper one takes it is a blunder, rarer than the
+/// Taking back on the square just taken on: the commonest capture in real games.
+const RECAPTURE: i32 = 20;
+/// Taking a piece that just moved there without taking (one left en prise, or come to
+/// attack): common, but half as common as a recapture.
+const TAKES_THE_PIECE_JUST_MOVED: i32 = 10;
+
+/// Recaptures are the commonest captures in real games, then taking the piece that just
+/// moved, then bigger prey; a piece left where a cheaper one takes it is a blunder, rarer than the
 /// move that does not hang it; a castling is likelier than the rook move that looks the
 /// same (Chess960).
 pub fn plausibility(before: &Chess, m: Move, previous: Option<Move>) -> i32 {
@@ -15,10 +21,10 @@ pub fn plausibility(before: &Chess, m: Move, previous: Option<Move>) -> i32 {
             to,
             ..
         } => {
-            let recapture = if previous.is_some_and(|p| p.to() == to) {
-                20
-            } else {
-                0
+            let recapture = match previous.filter(|p| p.to() == to) {
+                Some(p) if p.is_capture() => RECAPTURE,
+                Some(_) => TAKES_THE_PIECE_JUST_MOVED,
+                None => 0,
             };
             recapture + piece_value(victim)
         }
@@ -123,8 +129,23 @@ mod tests {
     }
 
     #[test]
-    fn a_recapture_on_the_square_just_moved_to_is_likeliest() {
-        // The knight just landed on e2: taking it back beats the pawn by 20.
+    fn a_recapture_on_the_square_just_taken_on_is_likeliest() {
+        // The knight just took on e2: taking it back beats the pawn by 20.
+        let fen = "4k3/8/8/2p5/8/8/2R1n3/4K3 w - - 0 1";
+        let previous = Move::Normal {
+            role: Role::Knight,
+            from: shakmaty::Square::G3,
+            capture: Some(Role::Bishop),
+            to: shakmaty::Square::E2,
+            promotion: None,
+        };
+        assert_eq!(score_after(fen, "c2e2", Some(previous)), 23);
+        assert_eq!(score_after(fen, "c2c5", Some(previous)), 1);
+    }
+
+    #[test]
+    fn taking_a_piece_that_just_moved_is_likelier_than_other_prey_but_less_than_a_recapture() {
+        // The knight just landed on e2 (taking nothing): taking it beats the pawn by 10.
         let fen = "4k3/8/8/2p5/8/8/2R1n3/4K3 w - - 0 1";
         let previous = Move::Normal {
             role: Role::Knight,
@@ -133,7 +154,7 @@ mod tests {
             to: shakmaty::Square::E2,
             promotion: None,
         };
-        assert_eq!(score_after(fen, "c2e2", Some(previous)), 23);
+        assert_eq!(score_after(fen, "c2e2", Some(previous)), 13);
         assert_eq!(score_after(fen, "c2c5", Some(previous)), 1);
     }
 }

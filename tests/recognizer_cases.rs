@@ -1986,3 +1986,12 @@ fn a_frame_with_no_event_that_no_frame_contradicts_is_believed_two_polls_on() {
     let result = expect_game("poll-frame-without-its-event-believed");
     assert_eq!(time_of(&result, "move e2e4 1:e4"), Some(2_750));
 }
+
+#[test]
+fn a_piece_knocked_off_as_the_capturer_is_lifted_is_no_victim_once_another_is_taken() {
+    // 35... Kf5 lifted with g5 knocked off in the same poll; g5 set back and read as
+    // 35... Kxg5. Then e5 is lifted and the king set down there, before any reply: that
+    // was the capture, 35... Kxe5, the first reading kept behind.
+    let result = expect_game("knock-capturer-lifted-with-a-neighbour");
+    assert_eq!(time_of(&result, "revise f5g5 f5e5 70:Kxe5"), Some(250_000));
+}

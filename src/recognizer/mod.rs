@@ -1545,7 +1545,9 @@ impl Recognizer {
                 // A capture guessed from a still board whose piece has since been seen
                 // standing on another square of its reach, and moving on from there, was
                 // that piece set down there unseen; what it did from there is read now.
-                if !self.repair_guess_seen_moving_on(stamp) {
+                if !self.repair_guess_seen_moving_on(stamp)
+                    && !self.capture_past_a_knocked_piece(stamp)
+                {
                     self.follow_the_board_behind(&found, stamp);
                     self.settle_guessed_capture();
                     if let Some(castle) = self.castled_in_place() {
@@ -1875,6 +1877,64 @@ impl Recognizer {
         if !captures.is_empty() {
             self.keep_beside_the_lines(&captures, false, stamp);
         }
+    }
+
+    /// The last move took a piece lifted in the very moment its capturer was (a piece the
+    /// hand knocked over), and that square has its piece back: then, before any reply, a
+    /// piece of the same side the capturer could take instead was lifted and its square
+    /// filled again. That was the capture, its victim off first; the first square a knocked
+    /// piece set back (70... Kf5 lifted with g5 knocked, g5 set back, then Kxe5: no 70...
+    /// Kxg5 and a touch on e5). The reading first taken stays behind. True if it revised.
+    fn capture_past_a_knocked_piece(&mut self, stamp: Stamp) -> bool {
+        let line = &self.lines[0];
+        let n = line.ply_count();
+        if n <= line.pinned || n == 0 {
+            return false;
+        }
+        let current = line.current();
+        let previous = &line.nodes[n - 1];
+        let Some(last) = current.last_move.filter(|m| m.is_capture()) else {
+            return false;
+        };
+        let (Some(from), Some(knocked)) = (last.from(), moves::footprint(last).victim) else {
+            return false;
+        };
+        let left = |square: Square| self.evidence.last_departure(square, previous.since);
+        let lifted_together = matches!((left(from), left(knocked)),
+            (Some(a), Some(b)) if a.t.abs_diff(b.t) <= STRADDLE_MS);
+        if !lifted_together {
+            return false;
+        }
+        let since = current.since;
+        let touched = self.evidence.departed_since(since);
+        let Some(victim) = touched.single_square().filter(|&sq| sq != knocked) else {
+            return false;
+        };
+        let refilled = match (
+            self.evidence.last_departure(victim, since),
+            self.evidence.last_arrival(victim, since),
+        ) {
+            (Some(off), Some(on)) => {
+                on > off && off.t > since.t && off.t <= since.t + self.config.still_ms
+            }
+            _ => false,
+        };
+        let instead = previous.legal_moves().iter().find(|(m, _)| {
+            m.from() == Some(from) && m.to() == victim && m.is_capture() && m.role() == last.role()
+        });
+        let Some(&(instead, _)) = instead.filter(|(m, _)| refilled && self.allows(*m)) else {
+            return false;
+        };
+        let behind = self.lines[0].clone();
+        let revised = Explanation {
+            undo: 1,
+            moves: vec![instead],
+            cost: search::REVISION_COST + PLY,
+            ..Explanation::default()
+        };
+        self.advance(vec![(0, revised)], stamp);
+        self.keep_behind(vec![behind]);
+        true
     }
 
     /// A move finished on the line's board while the other player holds one of their own

@@ -172,8 +172,9 @@ pub struct Recognizer {
     reported_wrong: Option<Move>,
     /// The reading after which the board's stillness was last weighed.
     decided_still_at: Option<Stamp>,
-    /// On a board with events, a piece of the side to move lifted alone and then still for
-    /// a second, with the position it was lifted in: let go, perhaps off-centre.
+    /// A piece of the side to move lifted alone and then still for a second (on a board
+    /// with events, or one that could have taken nothing), with the position it was lifted
+    /// in: let go, perhaps off-centre.
     released: Option<(Square, Stamp)>,
     /// On a board with events, squares the last occupancy frame read changed with no event
     /// to say so: believed only if the next frame reads them so too.
@@ -730,7 +731,8 @@ impl Recognizer {
         // player's move tells (`released_stories`). A piece only touched and set back on its
         // square (a pawn straightened just before the bishop beside it was lifted) is no
         // other piece in the hand, and no victim. Without events, so is a piece that
-        // could have taken nothing (a pawn lifted off e2 on the first move).
+        // could have taken nothing, on a single line sure of every piece (one with a piece
+        // unseen, or a line behind, may have the board otherwise).
         let current = self.lines[0].current();
         let touched_elsewhere =
             self.evidence.departed_since(current.since) & !lifted & !self.sensed;
@@ -1883,7 +1885,7 @@ impl Recognizer {
     /// hand knocked over), and that square has its piece back: then, before any reply, a
     /// piece of the same side the capturer could take instead was lifted and its square
     /// filled again. That was the capture, its victim off first; the first square a knocked
-    /// piece set back (70... Kf5 lifted with g5 knocked, g5 set back, then Kxe5: no 70...
+    /// piece set back (35... Kf5 lifted with g5 knocked, g5 set back, then Kxe5: no 35...
     /// Kxg5 and a touch on e5). The reading first taken stays behind. True if it revised.
     fn capture_past_a_knocked_piece(&mut self, stamp: Stamp) -> bool {
         let line = &self.lines[0];

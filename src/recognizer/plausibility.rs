@@ -11,9 +11,9 @@ const RECAPTURE: i32 = 20;
 const TAKES_THE_PIECE_JUST_MOVED: i32 = 10;
 
 /// Recaptures are the commonest captures in real games, then taking the piece that just
-/// moved, then bigger prey; a piece left where a cheaper one takes it is a blunder, rarer than the
-/// move that does not hang it; a castling is likelier than the rook move that looks the
-/// same (Chess960).
+/// moved, then bigger prey; a piece left where a cheaper one takes it is a blunder, rarer
+/// than the move that does not hang it; a castling is likelier than the rook move that
+/// looks the same (Chess960).
 pub fn plausibility(before: &Chess, m: Move, previous: Option<Move>) -> i32 {
     let gain = match m {
         Move::Normal {

@@ -1890,7 +1890,7 @@ impl Recognizer {
     fn capture_past_a_knocked_piece(&mut self, stamp: Stamp) -> bool {
         let line = &self.lines[0];
         let n = line.ply_count();
-        if n <= line.pinned || n == 0 {
+        if n <= line.pinned {
             return false;
         }
         let current = line.current();
@@ -2010,13 +2010,15 @@ impl Recognizer {
                             .any(|(other, _)| other.from() == last.from() && other.to() == m.to())
                 })
             };
-            let last_went_on = line.ply_count() > 0
-                && current
-                    .last_move
-                    .is_some_and(|last| went_on(last, &line.nodes[line.ply_count() - 1]));
+            let last_went_on = || {
+                line.ply_count() > 0
+                    && current
+                        .last_move
+                        .is_some_and(|last| went_on(last, &line.nodes[line.ply_count() - 1]))
+            };
             knocked
                 && !victim_off_first
-                && !last_went_on
+                && !last_went_on()
                 && match (moves::footprint(m).victim, m.from()) {
                     (Some(victim), Some(from)) => {
                         let way = moves::slide_way(m);

@@ -100,6 +100,17 @@ mod tests {
         plausibility(&position, m, previous)
     }
 
+    /// A knight's move g3-e2, taking `capture` there.
+    fn knight_to_e2(capture: Option<Role>) -> Move {
+        Move::Normal {
+            role: Role::Knight,
+            from: shakmaty::Square::G3,
+            capture,
+            to: shakmaty::Square::E2,
+            promotion: None,
+        }
+    }
+
     fn score(fen: &str, uci: &str) -> i32 {
         score_after(fen, uci, None)
     }
@@ -132,13 +143,7 @@ mod tests {
     fn a_recapture_on_the_square_just_taken_on_is_likeliest() {
         // The knight just took on e2: taking it back beats the pawn by 20.
         let fen = "4k3/8/8/2p5/8/8/2R1n3/4K3 w - - 0 1";
-        let previous = Move::Normal {
-            role: Role::Knight,
-            from: shakmaty::Square::G3,
-            capture: Some(Role::Bishop),
-            to: shakmaty::Square::E2,
-            promotion: None,
-        };
+        let previous = knight_to_e2(Some(Role::Bishop));
         assert_eq!(score_after(fen, "c2e2", Some(previous)), 23);
         assert_eq!(score_after(fen, "c2c5", Some(previous)), 1);
     }
@@ -147,13 +152,7 @@ mod tests {
     fn taking_a_piece_that_just_moved_is_likelier_than_other_prey_but_less_than_a_recapture() {
         // The knight just landed on e2 (taking nothing): taking it beats the pawn by 10.
         let fen = "4k3/8/8/2p5/8/8/2R1n3/4K3 w - - 0 1";
-        let previous = Move::Normal {
-            role: Role::Knight,
-            from: shakmaty::Square::G3,
-            capture: None,
-            to: shakmaty::Square::E2,
-            promotion: None,
-        };
+        let previous = knight_to_e2(None);
         assert_eq!(score_after(fen, "c2e2", Some(previous)), 13);
         assert_eq!(score_after(fen, "c2c5", Some(previous)), 1);
     }

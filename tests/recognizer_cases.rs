@@ -1995,3 +1995,17 @@ fn a_piece_knocked_off_as_the_capturer_is_lifted_is_no_victim_once_another_is_ta
     let result = expect_game("knock-capturer-lifted-with-a-neighbour");
     assert_eq!(time_of(&result, "revise f5g5 f5e5 70:Kxe5"), Some(250_000));
 }
+
+#[test]
+fn a_capture_by_an_unseen_pawn_keeps_every_square_an_unseen_bishop_may_stand_on() {
+    // 21. Bb5 set down unseen is read on d3 first; 22... cxd4 by the c5 pawn, unseen too,
+    // shows only d4 touched. When b5 reads, it is the bishop straightened there: no
+    // 26. Bd3-b5 before the real 26. Bc5.
+    let result = expect_game("unseen-bishop-square-kept-past-a-blind-capture");
+    assert!(
+        !trace(&result, "move").iter().any(|m| m.contains("d3b5")),
+        "{:?}",
+        trace(&result, "move")
+    );
+    assert_eq!(trace(&result, "seen"), ["seen b5"]);
+}

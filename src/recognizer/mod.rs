@@ -1847,13 +1847,37 @@ impl Recognizer {
     /// square touched. Each such capture becomes a line behind the touch, for the reply to
     /// tell (a queen on a stuck d1 taking on d5 is read at the recapture Rxd5).
     fn split_on_captures_by_a_blind_piece(&mut self, stamp: Stamp) {
-        let line = &self.lines[0];
+        let captures = self.captures_by_a_blind_piece(&self.lines[0]);
+        if captures.is_empty() {
+            return;
+        }
+        // Lines behind, told apart from the first only by where a piece stands unseen (41.
+        // Bd3 or Bb5 unseen), take the capture too, behind: the board may yet tell them.
+        let behind: Vec<Line> = (1..self.lines.len())
+            .flat_map(|i| {
+                self.captures_by_a_blind_piece(&self.lines[i])
+                    .into_iter()
+                    .map(move |m| (i, m))
+            })
+            .map(|(i, m)| {
+                let mut line = self.lines[i].clone();
+                line.apply(0, &[m], stamp);
+                line
+            })
+            .collect();
+        self.keep_beside_the_lines(&captures, false, stamp);
+        self.keep_behind(behind);
+    }
+
+    /// The captures of `line` a piece it cannot see may have made, showing only its
+    /// victim's square touched, no piece of the side to move seen leaving.
+    fn captures_by_a_blind_piece(&self, line: &Line) -> Vec<Move> {
         let current = line.current();
         let position = &current.position;
         let since = current.since.max(self.settled_at);
         let lifted = self.evidence.departed_since(since);
         if !(lifted & position.us() & !line.blind()).is_empty() {
-            return;
+            return Vec::new();
         }
         let touched: Bitboard = (lifted & position.them() & self.sensed)
             .into_iter()
@@ -1865,7 +1889,7 @@ impl Recognizer {
             })
             .collect();
         let capturers = position.us() & line.blind();
-        let captures: Vec<Move> = current
+        current
             .legal_moves()
             .iter()
             .map(|&(m, _)| m)
@@ -1875,10 +1899,7 @@ impl Recognizer {
                     && touched.contains(m.to())
                     && self.allows(*m)
             })
-            .collect();
-        if !captures.is_empty() {
-            self.keep_beside_the_lines(&captures, false, stamp);
-        }
+            .collect()
     }
 
     /// The last move took a piece lifted in the very moment its capturer was (a piece the

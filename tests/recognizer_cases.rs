@@ -2009,3 +2009,11 @@ fn a_capture_by_an_unseen_pawn_keeps_every_square_an_unseen_bishop_may_stand_on(
     );
     assert_eq!(trace(&result, "seen"), ["seen b5"]);
 }
+
+#[test]
+fn a_catch_up_too_long_to_walk_with_three_pieces_unseen_is_walked_with_two() {
+    // 14... a6 and 15... b5 set down unseen, five plies on: the catch-up tells them all
+    // once the board is still, not an illegal board for the rest of the game.
+    let result = expect_game("unseen-two-pawns-caught-up-past-a-long-walk");
+    assert_eq!(time_of(&result, "move h7h6 32:h6"), Some(100_060));
+}

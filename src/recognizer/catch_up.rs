@@ -26,7 +26,8 @@ const CATCH_UP_LINES: usize = 2;
 const MOST_PLIES_BACK: usize = 1;
 /// The most pieces it sets down unseen.
 const MOST_UNSEEN: u32 = 3;
-/// How many moves the walk follows before it gives up: a bound on a still board's work.
+/// How many moves a walk follows before it gives up (for one setting fewer pieces down
+/// unseen): a bound on a still board's work.
 const MOST_MOVES_TRIED: usize = 1000;
 /// The most squares a hand may have left for a story to be told.
 const MOST_LIFTS: usize = MOST_PLIES + 2;
@@ -69,6 +70,8 @@ struct Walk<'a> {
     skew: crate::reading::Millis,
     /// The piece a pawn reaching the last rank becomes, as in the search.
     promotion: Role,
+    /// The most pieces a story of this walk sets down unseen (or where the line sees nothing).
+    most_unseen: u32,
     tried: usize,
     stories: Vec<Story>,
 }
@@ -137,31 +140,36 @@ impl Recognizer {
         if departed.count() < 3 || lifts.count() > MOST_LIFTS {
             return Vec::new();
         }
-        let mut walk = Walk {
-            evidence: &self.evidence,
-            since: node.since,
-            sensed: self.sensed,
-            live,
-            departed,
-            blind_pieces: node.occupancy & line.blind(),
-            unseen_move_on: base == line.ply_count(),
-            steady: self.steady,
-            skew: self.evidence.poll_skew(),
-            promotion: self.pending_promotion(),
-            tried: 0,
-            stories: Vec::new(),
-        };
-        let mut path = Vec::with_capacity(MOST_PLIES);
-        walk.step(
-            &node.position,
-            node.occupancy,
-            &mut path,
-            Bitboard::EMPTY,
-            0,
-        );
-        if walk.tried > MOST_MOVES_TRIED {
+        // A walk through too many moves tells nothing; one setting fewer pieces down unseen
+        // is smaller, and its stories the cheaper ones.
+        let Some(walk) = (1..=MOST_UNSEEN).rev().find_map(|most_unseen| {
+            let mut walk = Walk {
+                evidence: &self.evidence,
+                since: node.since,
+                sensed: self.sensed,
+                live,
+                departed,
+                blind_pieces: node.occupancy & line.blind(),
+                unseen_move_on: base == line.ply_count(),
+                steady: self.steady,
+                skew: self.evidence.poll_skew(),
+                promotion: self.pending_promotion(),
+                most_unseen,
+                tried: 0,
+                stories: Vec::new(),
+            };
+            let mut path = Vec::with_capacity(MOST_PLIES);
+            walk.step(
+                &node.position,
+                node.occupancy,
+                &mut path,
+                Bitboard::EMPTY,
+                0,
+            );
+            (walk.tried <= MOST_MOVES_TRIED).then_some(walk)
+        }) else {
             return Vec::new();
-        }
+        };
         // Each story is told on the base position alone: the game before is kept.
         let tail = Line {
             nodes: vec![node.clone()],
@@ -371,7 +379,7 @@ impl Walk<'_> {
             let unseen = unseen | newly_unseen;
             let blind_landing = (footprint(m).landing() & !self.live).any() || onto_unseen;
             let blind_landings = blind_landings + u32::from(blind_landing);
-            if unseen.count() as u32 + blind_landings > MOST_UNSEEN {
+            if unseen.count() as u32 + blind_landings > self.most_unseen {
                 continue;
             }
             path.push(Step { landed, ..step });

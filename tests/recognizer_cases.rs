@@ -2017,3 +2017,14 @@ fn a_catch_up_too_long_to_walk_with_three_pieces_unseen_is_walked_with_two() {
     let result = expect_game("unseen-two-pawns-caught-up-past-a-long-walk");
     assert_eq!(time_of(&result, "move h7h6 32:h6"), Some(100_060));
 }
+
+#[test]
+fn a_piece_knocked_off_beside_a_landing_is_no_story_of_two_captures_nothing_read() {
+    // 25. Bb6 lands as the hand knocks b7 off: no move under way explains that, but four
+    // plies with two captures no sensor saw, on two squares, are no likelier. The board is
+    // shown wrong until b7 is back, then 25. Bb6.
+    let result = expect_game("knock-beside-a-move-is-no-two-unseen-captures");
+    assert_eq!(time_of(&result, "move d4b6 49:Bb6"), Some(166_280));
+    assert_eq!(time_of(&result, "revise f7e6 f7f6 44:f6"), None);
+    assert!(!trace(&result, "move").iter().any(|m| m.contains("b7b3")));
+}

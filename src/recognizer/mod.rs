@@ -1630,8 +1630,25 @@ impl Recognizer {
                     }
                 }
                 // A story cheaper than a move in progress is taken.
-                let story_taken =
-                    cheapest.is_some_and(|cost| in_progress.is_none_or(|waiting| cost < waiting));
+                // With no move in progress to weigh it against, not a story of two captures no
+                // sensor saw on two squares (a recapture on the same square by fast hands may
+                // show none; a sensor that never changed may be dead): a hand knocking a piece
+                // beside its move is likelier.
+                let unproven_on_two_squares = |e: &Explanation| {
+                    let squares = e
+                        .moves
+                        .iter()
+                        .filter(|m| m.is_capture())
+                        .map(|m| Bitboard::from_square(m.to()))
+                        .fold(Bitboard::EMPTY, |all, square| all | square);
+                    e.unproven >= 2 && squares.count() >= 2 && (squares & self.steady).is_empty()
+                };
+                let story_taken = cheapest.is_some_and(|cost| {
+                    in_progress.map_or(
+                        !found.iter().all(|(_, e)| unproven_on_two_squares(e)),
+                        |waiting| cost < waiting,
+                    )
+                });
                 // Where the story taken is a doubtful one (a capture no sensor saw, on a
                 // board whose events would have shown its victim leave, or moves against the
                 // order the hands played them), a sensor that never changed may be dead: the

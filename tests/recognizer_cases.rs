@@ -1071,7 +1071,7 @@ fn a_landing_read_for_a_piece_held_still_may_be_the_other_players_lifted_before_
     );
     assert_eq!(time_of(&result, "f5e4 80:Ke4"), Some(254_320));
     assert_eq!(time_of(&result, "b2b4 81:b4"), Some(254_320));
-    assert_no_alarm_from(&result, 47_000);
+    assert_no_alarm_from(&result, 47_100);
 }
 
 #[test]
@@ -2027,4 +2027,17 @@ fn a_piece_knocked_off_beside_a_landing_is_no_story_of_two_captures_nothing_read
     assert_eq!(time_of(&result, "move d4b6 49:Bb6"), Some(166_280));
     assert_eq!(time_of(&result, "revise f7e6 f7f6 44:f6"), None);
     assert!(!trace(&result, "move").iter().any(|m| m.contains("b7b3")));
+}
+
+#[test]
+fn line_noise_for_a_scan_is_no_alarm_and_a_board_left_wrong_is_told_once_it_lasts() {
+    // A square read for one scan by line noise, twice: no illegal board told.
+    expect_game_without_alarm("emi-flicker-is-no-alarm");
+    // A piece set on d4 at 4000 and taken off at 4500: told at 4300, once it lasted.
+    let result = run("illegal", None);
+    assert_eq!(
+        time_of(&result, "illegal put-back - remove d4"),
+        Some(4_300)
+    );
+    assert_eq!(time_of(&result, "recovered"), Some(3_000));
 }

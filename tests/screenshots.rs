@@ -134,7 +134,8 @@ fn a_game_in_play() {
 
 #[test]
 fn the_illegal_state_banner() {
-    render_until("illegal-banner", "tests/logs/illegal.log", 2300, |_| {});
+    // (Told once the board has read wrong for a while: the read at 2700.)
+    render_until("illegal-banner", "tests/logs/illegal.log", 2700, |_| {});
 }
 
 #[test]

@@ -55,6 +55,9 @@ const MAX_LINES: usize = 16;
 const DEAD_REPORTED_AFTER_PLIES: usize = 4;
 /// A hand carries a piece to its square and lets it go no faster than this.
 const LET_GO_MS: crate::reading::Millis = 250;
+/// How long the board must read wrong before it is told illegal: line noise for a scan, or
+/// a hand passing over a square, is no alarm; a board left wrong is, at once for a player.
+const ALARM_AFTER_MS: Millis = 300;
 /// The start occupancy means a new game unless a story this cheap explains it
 /// (up to two plies forward or back).
 const NEW_GAME_ABOVE_COST: u32 = 2 * PLY + 2;
@@ -139,6 +142,8 @@ pub struct Recognizer {
     status: BoardStatus,
     /// The status listeners were last told.
     told_status: BoardStatus,
+    /// Since when the board has read wrong (an illegal status), told or not yet.
+    illegal_since: Option<Millis>,
     /// Within a read of several readings: decide, but tell only what holds at its end.
     quiet: bool,
     /// Squares the rest of the read being fed lifts: a poll lists a slid piece's place on
@@ -216,6 +221,7 @@ impl Recognizer {
             pending_promotion: None,
             status: BoardStatus::Settled,
             told_status: BoardStatus::Settled,
+            illegal_since: None,
             quiet: false,
             lifted_later_in_the_read: Bitboard::EMPTY,
             recording_only: false,
@@ -470,6 +476,7 @@ impl Recognizer {
 
     fn tick_oriented(&mut self, t: Millis) -> Vec<Event> {
         self.believe_unannounced(t);
+        self.tell_lasting_alarm(t);
         let mut events = std::mem::take(&mut self.events);
         events.extend(self.tick_still(t));
         events
@@ -1306,9 +1313,10 @@ impl Recognizer {
         }
     }
 
-    /// What the board shows, against the recognised position.
+    /// What the board shows, against the recognised position, as told (an illegal board
+    /// once it has read wrong a while).
     pub fn status(&self) -> &BoardStatus {
-        &self.status
+        &self.told_status
     }
 
     /// The ply the sensors cannot decide yet and its candidate moves.
@@ -1354,6 +1362,7 @@ impl Recognizer {
             self.now = stamp;
             self.report_moves();
             self.refresh_status();
+            self.tell_status_at_once();
         }
         std::mem::take(&mut self.events)
     }
@@ -1382,6 +1391,7 @@ impl Recognizer {
         self.settled_at = stamp;
         self.report_moves();
         self.refresh_status();
+        self.tell_status_at_once();
         std::mem::take(&mut self.events)
     }
 
@@ -1440,6 +1450,7 @@ impl Recognizer {
         self.report_moves();
         // No hand is moving a piece now: whatever differs is for the player to change.
         self.show_unfinished(false);
+        self.tell_status_at_once();
         std::mem::take(&mut self.events)
     }
 
@@ -1458,6 +1469,7 @@ impl Recognizer {
         self.reported_ambiguity = None;
         self.awaiting = Some(start);
         self.step(stamp);
+        self.tell_status_at_once();
         std::mem::take(&mut self.events)
     }
 
@@ -1479,6 +1491,7 @@ impl Recognizer {
         self.reported_moves.clear();
         self.reported_ambiguity = None;
         self.step(stamp);
+        self.tell_status_at_once();
         std::mem::take(&mut self.events)
     }
 
@@ -1508,6 +1521,8 @@ impl Recognizer {
                     put_back: view.missing(expected),
                     remove: view.extra(expected),
                 });
+                // A board being set up is guided at once: no alarm.
+                self.tell_status_at_once();
             }
             return;
         }
@@ -1525,6 +1540,7 @@ impl Recognizer {
         if found.is_empty() && self.refused.get().is_some() {
             // A whole move, but not the engine's: it is to be set back, not waited on.
             self.show_unfinished(false);
+            self.tell_status_at_once();
             return;
         }
         // While the engine's move is awaited the game goes on: no new game starts.
@@ -3011,14 +3027,62 @@ impl Recognizer {
     }
 
     fn set_status(&mut self, status: BoardStatus) {
+        if matches!(status, BoardStatus::Illegal { .. }) {
+            self.illegal_since.get_or_insert(self.now.t);
+        } else {
+            self.illegal_since = None;
+        }
         self.status = status;
         if !self.quiet {
             self.tell_status();
         }
     }
 
-    /// Tells listeners how the board's status changed since they were last told.
+    /// Tells an illegal board not told yet if it has read wrong for `ALARM_AFTER_MS` by `t`,
+    /// at the time it had.
+    fn tell_lasting_alarm(&mut self, t: Millis) {
+        let Some(lasting) = self
+            .illegal_since
+            .map(|since| since.saturating_add(ALARM_AFTER_MS))
+            .filter(|&lasting| lasting <= t && lasting > self.now.t)
+        else {
+            return;
+        };
+        if self.quiet {
+            return;
+        }
+        let read_at = self.now.t;
+        self.now.t = lasting;
+        self.tell_status_now();
+        self.now.t = read_at;
+    }
+
+    /// Tells the status now, an illegal board too: after a user's command (a correction, a
+    /// takeback), for a whole move not the engine's, or while the board is set up, the board
+    /// is wrong for the player to change, not a hand passing.
+    fn tell_status_at_once(&mut self) {
+        if !self.quiet {
+            self.tell_status_now();
+        }
+    }
+
+    /// Tells listeners how the board's status changed since they were last told; an
+    /// illegal board only once it has read wrong a while.
     fn tell_status(&mut self) {
+        let newly_illegal = matches!(self.status, BoardStatus::Illegal { .. })
+            && !matches!(self.told_status, BoardStatus::Illegal { .. });
+        if newly_illegal
+            && self
+                .illegal_since
+                .is_some_and(|since| self.now.t < since.saturating_add(ALARM_AFTER_MS))
+        {
+            return;
+        }
+        self.tell_status_now();
+    }
+
+    /// Tells listeners how the board's status changed since they were last told.
+    fn tell_status_now(&mut self) {
         if self.status == self.told_status {
             return;
         }

@@ -139,9 +139,10 @@ pub struct Recognizer {
     wild_at: Option<Stamp>,
     evidence: Evidence,
     pending_promotion: Option<Role>,
-    status: BoardStatus,
+    /// What the board reads against the position now, told or not yet.
+    read_status: BoardStatus,
     /// The status listeners were last told.
-    told_status: BoardStatus,
+    status: BoardStatus,
     /// Since when the board has read wrong (an illegal status), told or not yet.
     illegal_since: Option<Millis>,
     /// Within a read of several readings: decide, but tell only what holds at its end.
@@ -219,8 +220,8 @@ impl Recognizer {
             wild_at: None,
             evidence,
             pending_promotion: None,
+            read_status: BoardStatus::Settled,
             status: BoardStatus::Settled,
-            told_status: BoardStatus::Settled,
             illegal_since: None,
             quiet: false,
             lifted_later_in_the_read: Bitboard::EMPTY,
@@ -292,7 +293,7 @@ impl Recognizer {
         let before = lift_after_a_place.then(|| self.clone());
         self.feed_in_turn(batch, false);
         if let Some(mut once) = before
-            && self.status != BoardStatus::Settled
+            && self.read_status != BoardStatus::Settled
         {
             // A move and its reply both made within one poll are no hands' work: a slid
             // piece's passing square read as a move, the victim it slides on to lifted
@@ -302,7 +303,7 @@ impl Recognizer {
             // What the read shows at its end, decided once with all its events heard, if
             // that settles the board on a cheaper story.
             once.feed_in_turn(batch, true);
-            let once_will_do = match once.status {
+            let once_will_do = match once.read_status {
                 BoardStatus::Settled => true,
                 BoardStatus::Waiting { .. } => answered_within_the_read,
                 BoardStatus::Illegal { .. } => false,
@@ -485,8 +486,8 @@ impl Recognizer {
     /// The board still for `still_ms`: what its stillness decides.
     fn tick_still(&mut self, t: Millis) -> Vec<Event> {
         let still_since = self.now.t;
-        let waiting = matches!(self.status, BoardStatus::Waiting { .. });
-        let illegal = matches!(self.status, BoardStatus::Illegal { .. });
+        let waiting = matches!(self.read_status, BoardStatus::Waiting { .. });
+        let illegal = matches!(self.read_status, BoardStatus::Illegal { .. });
         if !(waiting || illegal)
             || self.awaiting.is_some()
             || self.decided_still_at == Some(self.now)
@@ -988,10 +989,10 @@ impl Recognizer {
         // A piece that appeared with nothing lifted (one set down unseen, straightened as the
         // session ends) is read as a second of stillness would read it live.
         let waiting_on_a_piece_set_down = matches!(
-            &self.status,
+            &self.read_status,
             BoardStatus::Waiting { lifted, placed } if lifted.is_empty() && !placed.is_empty()
         );
-        if matches!(self.status, BoardStatus::Illegal { .. }) || waiting_on_a_piece_set_down {
+        if matches!(self.read_status, BoardStatus::Illegal { .. }) || waiting_on_a_piece_set_down {
             // The board stands as it is from the end on: what its stillness decides live.
             let still = t.max(self.now.t.saturating_add(self.config.still_ms));
             let decided = self.tick(still);
@@ -1316,7 +1317,7 @@ impl Recognizer {
     /// What the board shows, against the recognised position, as told (an illegal board
     /// once it has read wrong a while).
     pub fn status(&self) -> &BoardStatus {
-        &self.told_status
+        &self.status
     }
 
     /// The ply the sensors cannot decide yet and its candidate moves.
@@ -2994,7 +2995,7 @@ impl Recognizer {
     /// What the stories decided since the read began cost, with what the board as it
     /// stands still costs: a move left in progress costs a ply more when it lands.
     fn story_cost(&self) -> u32 {
-        let unfinished = match self.status {
+        let unfinished = match self.read_status {
             BoardStatus::Waiting { .. } => PLY,
             _ => 0,
         };
@@ -3006,7 +3007,7 @@ impl Recognizer {
     /// What the board as it stands still costs to explain: a move in progress, or (an
     /// illegal board) more than any story.
     fn open_cost(&self) -> u32 {
-        match self.status {
+        match self.read_status {
             BoardStatus::Settled => 0,
             BoardStatus::Waiting { .. } => self
                 .lines
@@ -3032,7 +3033,7 @@ impl Recognizer {
         } else {
             self.illegal_since = None;
         }
-        self.status = status;
+        self.read_status = status;
         if !self.quiet {
             self.tell_status();
         }
@@ -3069,8 +3070,8 @@ impl Recognizer {
     /// Tells listeners how the board's status changed since they were last told; an
     /// illegal board only once it has read wrong a while.
     fn tell_status(&mut self) {
-        let newly_illegal = matches!(self.status, BoardStatus::Illegal { .. })
-            && !matches!(self.told_status, BoardStatus::Illegal { .. });
+        let newly_illegal = matches!(self.read_status, BoardStatus::Illegal { .. })
+            && !matches!(self.status, BoardStatus::Illegal { .. });
         if newly_illegal
             && self
                 .illegal_since
@@ -3083,12 +3084,12 @@ impl Recognizer {
 
     /// Tells listeners how the board's status changed since they were last told.
     fn tell_status_now(&mut self) {
-        if self.status == self.told_status {
+        if self.read_status == self.status {
             return;
         }
-        let was_illegal = matches!(self.told_status, BoardStatus::Illegal { .. });
-        self.told_status = self.status.clone();
-        match self.status.clone() {
+        let was_illegal = matches!(self.status, BoardStatus::Illegal { .. });
+        self.status = self.read_status.clone();
+        match self.read_status.clone() {
             BoardStatus::Waiting { lifted, placed } => {
                 if was_illegal {
                     self.emit(EventKind::Recovered);

@@ -161,7 +161,7 @@ impl Recognizer {
         let last_guessed = line.current().was_guessed
             && line.current().last_move.is_some_and(|m| m.is_capture())
             && matches!(
-                self.status,
+                self.read_status,
                 BoardStatus::Illegal { .. } | BoardStatus::Waiting { .. }
             );
         let newest = if last_guessed { 1 } else { 2 };
@@ -213,7 +213,7 @@ impl Recognizer {
                 && back <= DEEPEST
                 && recorded.is_capture()
                 && line.nodes[base + 1].was_guessed
-                && (matches!(self.status, BoardStatus::Illegal { .. }) || only_the_last);
+                && (matches!(self.read_status, BoardStatus::Illegal { .. }) || only_the_last);
             // Or the guessed capturer was set down unseen on a quiet square of its reach, where
             // no position since had a piece, and has moved on from there, unseen too: the board
             // shows a piece standing where nothing was lifted, a square it could go on to

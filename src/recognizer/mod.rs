@@ -3045,15 +3045,14 @@ impl Recognizer {
         let Some(lasting) = self
             .illegal_since
             .map(|since| since.saturating_add(ALARM_AFTER_MS))
-            .filter(|&lasting| lasting <= t && lasting > self.now.t)
         else {
             return;
         };
-        if self.quiet {
+        if self.quiet || t < lasting {
             return;
         }
         let read_at = self.now.t;
-        self.now.t = lasting;
+        self.now.t = lasting.max(read_at);
         self.tell_status_now();
         self.now.t = read_at;
     }

@@ -2041,3 +2041,11 @@ fn line_noise_for_a_scan_is_no_alarm_and_a_board_left_wrong_is_told_once_it_last
     );
     assert_eq!(time_of(&result, "recovered"), Some(3_000));
 }
+
+#[test]
+fn a_guessed_capture_whose_piece_was_taken_unseen_is_repaired_when_its_victim_moves() {
+    // 15. c5 off-centre, guessed as 15. cxd5; 15... Bxc5 read as Bc5. When the d5 pawn the
+    // guess took moves (25... d4), the guess is repaired onto c5, taken there by the bishop.
+    let result = expect_game("unseen-guess-taken-since-repaired-twenty-plies-on");
+    assert!(time_of(&result, "revise c4d5 c4c5 29:c5").is_some());
+}

@@ -251,8 +251,14 @@ impl Recognizer {
                 let seen_now = appeared.contains(landing);
                 let seen_then = seen_moving_on.contains(landing);
                 let empty_now = !self.sensed.contains(landing);
-                let admitted =
-                    seen_now || seen_then || ((landed_unseen || still_unseen) && empty_now);
+                // A guessed capturer set down unseen and taken there since, by a move read as
+                // quiet (29. c5 guessed as cxd5, then 30... Bxc5 read as Bc5: the d5 pawn it
+                // never took moves twenty plies on).
+                let taken = guessed_capture && played[base + 1..].iter().any(|m| m.to() == landing);
+                let admitted = seen_now
+                    || seen_then
+                    || ((landed_unseen || still_unseen) && empty_now)
+                    || taken;
                 // Tried only as the guessed capturer set down there unseen and gone on since.
                 let moved_on_from = !admitted
                     && guess_moved_on
@@ -274,13 +280,15 @@ impl Recognizer {
                     alternative,
                     onward: Vec::new(),
                     seen: seen_now || seen_then,
-                    adapted: for_unseen,
+                    taken,
+                    // (The move that took it read as quiet: it is a capture now.)
+                    adapted: for_unseen || taken,
                 };
                 // Only the repaired part: the search goes forward from its end.
                 let Some(mut tail) = replayed(line, base, &repair, &played[base + 1..]) else {
                     continue;
                 };
-                if !repair.seen && tail.current().occupancy.contains(landing) {
+                if !repair.seen && !repair.taken && tail.current().occupancy.contains(landing) {
                     tail.unseen |= Bitboard::from_square(landing);
                 }
                 let live = ctx.live & !tail.blind();
@@ -388,7 +396,7 @@ impl Recognizer {
                 let tail = replayed(line, base, &repair, &played[base + 1..])?;
                 repaired.nodes.extend(tail.nodes);
                 let landing = repair.alternative.to();
-                if !repair.seen && repaired.current().occupancy.contains(landing) {
+                if !repair.seen && !repair.taken && repaired.current().occupancy.contains(landing) {
                     repaired.unseen |= Bitboard::from_square(landing);
                 }
                 repaired.apply(0, &repair.onward, stamp);
@@ -541,6 +549,8 @@ struct Repair {
     onward: Vec<Move>,
     /// Its landing read the piece (now, or standing there before it moved on): not unseen.
     seen: bool,
+    /// A later move came down on its landing: the piece, unseen there, was taken.
+    taken: bool,
     /// A later move that is no longer legal as read is played as the hands made it: the
     /// same piece from the same square to the same one, now a capture or no longer one.
     adapted: bool,

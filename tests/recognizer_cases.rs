@@ -2033,7 +2033,8 @@ fn a_piece_knocked_off_beside_a_landing_is_no_story_of_two_captures_nothing_read
 fn line_noise_for_a_scan_is_no_alarm_and_a_board_left_wrong_is_told_once_it_lasts() {
     // A square read for one scan by line noise, twice: no illegal board told.
     expect_game_without_alarm("emi-flicker-is-no-alarm");
-    // A piece set on d4 at 4000 and taken off at 4500: told at 4300, once it lasted.
+    // Two black pawns set down on d5 and e6 at 2300, still so at 2700: told at 2600 and
+    // recovered at 3000. A piece set on d4 at 4000 and taken off at 4500: told at 4300.
     let result = run("illegal", None);
     assert_eq!(
         time_of(&result, "illegal put-back - remove d4"),

@@ -56,7 +56,8 @@ const DEAD_REPORTED_AFTER_PLIES: usize = 4;
 /// A hand carries a piece to its square and lets it go no faster than this.
 const LET_GO_MS: crate::reading::Millis = 250;
 /// How long the board must read wrong before it is told illegal: line noise for a scan, or
-/// a hand passing over a square, is no alarm; a board left wrong is, at once for a player.
+/// a hand passing over a square, is no alarm; a board left wrong is told before a player
+/// could act on it.
 const ALARM_AFTER_MS: Millis = 300;
 /// The start occupancy means a new game unless a story this cheap explains it
 /// (up to two plies forward or back).
@@ -1470,7 +1471,6 @@ impl Recognizer {
         self.reported_ambiguity = None;
         self.awaiting = Some(start);
         self.step(stamp);
-        self.tell_status_at_once();
         std::mem::take(&mut self.events)
     }
 
@@ -1492,7 +1492,6 @@ impl Recognizer {
         self.reported_moves.clear();
         self.reported_ambiguity = None;
         self.step(stamp);
-        self.tell_status_at_once();
         std::mem::take(&mut self.events)
     }
 
@@ -1652,12 +1651,12 @@ impl Recognizer {
                 // show none; a sensor that never changed may be dead): a hand knocking a piece
                 // beside its move is likelier.
                 let unproven_on_two_squares = |e: &Explanation| {
-                    let squares = e
+                    let squares: Bitboard = e
                         .moves
                         .iter()
                         .filter(|m| m.is_capture())
-                        .map(|m| Bitboard::from_square(m.to()))
-                        .fold(Bitboard::EMPTY, |all, square| all | square);
+                        .map(|m| m.to())
+                        .collect();
                     e.unproven >= 2 && squares.count() >= 2 && (squares & self.steady).is_empty()
                 };
                 let story_taken = cheapest.is_some_and(|cost| {
@@ -1885,7 +1884,7 @@ impl Recognizer {
         if captures.is_empty() {
             return;
         }
-        // Lines behind, told apart from the first only by where a piece stands unseen (41.
+        // Lines behind, told apart from the first only by where a piece stands unseen (21.
         // Bd3 or Bb5 unseen), take the capture too, behind: the board may yet tell them.
         let behind: Vec<Line> = (1..self.lines.len())
             .flat_map(|i| {
@@ -3042,13 +3041,10 @@ impl Recognizer {
     /// Tells an illegal board not told yet if it has read wrong for `ALARM_AFTER_MS` by `t`,
     /// at the time it had.
     fn tell_lasting_alarm(&mut self, t: Millis) {
-        let Some(lasting) = self
-            .illegal_since
-            .map(|since| since.saturating_add(ALARM_AFTER_MS))
-        else {
+        let Some(lasting) = self.alarm_due().filter(|&due| due <= t) else {
             return;
         };
-        if self.quiet || t < lasting {
+        if self.quiet {
             return;
         }
         let read_at = self.now.t;
@@ -3069,16 +3065,17 @@ impl Recognizer {
     /// Tells listeners how the board's status changed since they were last told; an
     /// illegal board only once it has read wrong a while.
     fn tell_status(&mut self) {
-        let newly_illegal = matches!(self.read_status, BoardStatus::Illegal { .. })
-            && !matches!(self.status, BoardStatus::Illegal { .. });
-        if newly_illegal
-            && self
-                .illegal_since
-                .is_some_and(|since| self.now.t < since.saturating_add(ALARM_AFTER_MS))
-        {
+        let told_illegal = matches!(self.status, BoardStatus::Illegal { .. });
+        if !told_illegal && self.alarm_due().is_some_and(|due| self.now.t < due) {
             return;
         }
         self.tell_status_now();
+    }
+
+    /// When an illegal board read now is to be told: once it has read wrong a while.
+    fn alarm_due(&self) -> Option<Millis> {
+        self.illegal_since
+            .map(|since| since.saturating_add(ALARM_AFTER_MS))
     }
 
     /// Tells listeners how the board's status changed since they were last told.

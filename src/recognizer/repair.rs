@@ -252,7 +252,7 @@ impl Recognizer {
                 let seen_then = seen_moving_on.contains(landing);
                 let empty_now = !self.sensed.contains(landing);
                 // A guessed capturer set down unseen and taken there since, by a move read as
-                // quiet (29. c5 guessed as cxd5, then 30... Bxc5 read as Bc5: the d5 pawn it
+                // quiet (15. c5 guessed as cxd5, then 15... Bxc5 read as Bc5: the d5 pawn it
                 // never took moves twenty plies on).
                 let taken = guessed_capture && played[base + 1..].iter().any(|m| m.to() == landing);
                 let admitted = seen_now
@@ -288,7 +288,7 @@ impl Recognizer {
                 let Some(mut tail) = replayed(line, base, &repair, &played[base + 1..]) else {
                     continue;
                 };
-                if !repair.seen && !repair.taken && tail.current().occupancy.contains(landing) {
+                if repair.stands_unseen() && tail.current().occupancy.contains(landing) {
                     tail.unseen |= Bitboard::from_square(landing);
                 }
                 let live = ctx.live & !tail.blind();
@@ -396,7 +396,7 @@ impl Recognizer {
                 let tail = replayed(line, base, &repair, &played[base + 1..])?;
                 repaired.nodes.extend(tail.nodes);
                 let landing = repair.alternative.to();
-                if !repair.seen && !repair.taken && repaired.current().occupancy.contains(landing) {
+                if repair.stands_unseen() && repaired.current().occupancy.contains(landing) {
                     repaired.unseen |= Bitboard::from_square(landing);
                 }
                 repaired.apply(0, &repair.onward, stamp);
@@ -554,6 +554,14 @@ struct Repair {
     /// A later move that is no longer legal as read is played as the hands made it: the
     /// same piece from the same square to the same one, now a capture or no longer one.
     adapted: bool,
+}
+
+impl Repair {
+    /// Whether its piece still stands where it came down, unseen: neither read there nor
+    /// taken since.
+    fn stands_unseen(&self) -> bool {
+        !self.seen && !self.taken
+    }
 }
 
 /// The line's node `base`, then the repair's move and the moves played after the one it

@@ -2050,3 +2050,11 @@ fn a_guessed_capture_whose_piece_was_taken_unseen_is_repaired_when_its_victim_mo
     let result = expect_game("unseen-guess-taken-since-repaired-twenty-plies-on");
     assert!(time_of(&result, "revise c4d5 c4c5 29:c5").is_some());
 }
+
+#[test]
+fn an_unseen_pawn_taking_unseen_and_taken_there_seen_is_caught_up() {
+    // 1. e4 and 2. exd5 both set down off-centre; 2... Qxd5 takes the pawn on d5, seen.
+    // Once 3. Nc3 shows White's hand free, the game is caught up from the start.
+    let result = expect_game("unseen-pawn-takes-unseen-and-is-taken-seen");
+    assert_eq!(decided_at(&result, "3:exd5"), Some(18_360));
+}

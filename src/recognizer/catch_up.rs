@@ -49,6 +49,8 @@ struct Story {
     blind_landings: u32,
     /// Its last move takes, unseen, a piece it set down unseen itself.
     ends_onto_unseen: bool,
+    /// Squares of its unseen pieces a later move of it came down on, seen.
+    seen_over: Bitboard,
 }
 
 struct Walk<'a> {
@@ -165,6 +167,7 @@ impl Recognizer {
                 &mut path,
                 Bitboard::EMPTY,
                 0,
+                Bitboard::EMPTY,
             );
             (walk.tried <= MOST_MOVES_TRIED).then_some(walk)
         }) else {
@@ -249,6 +252,10 @@ impl Recognizer {
             let Some(reply) = story.steps.get(i + 1) else {
                 return false;
             };
+            // A piece of the other side seen coming down on it took it there.
+            if story.seen_over.contains(step.m.to()) && reply.m.to() == step.m.to() {
+                return true;
+            }
             let reply_done = reply.landed.unwrap_or(reply.departed);
             // The player's pieces after the reply: one of them lifted after it.
             let mover = step_mover(story, i, base);
@@ -280,7 +287,7 @@ fn step_mover(story: &Story, i: usize, line: &Line) -> Bitboard {
 /// one just before the reply's piece left), and its unseen pieces.
 fn told_on(line: &Line, story: &Story) -> Line {
     let mut told = line.clone();
-    told.unseen |= story.unseen;
+    told.unseen |= story.unseen & !story.seen_over;
     let mut since = line.current().since;
     for (i, step) in story.steps.iter().enumerate() {
         let rested = step.landed.or_else(|| {
@@ -304,6 +311,7 @@ impl Walk<'_> {
         path: &mut Vec<Step>,
         unseen: Bitboard,
         blind_landings: u32,
+        seen_over: Bitboard,
     ) {
         if path.len() >= MOST_PLIES {
             return;
@@ -315,7 +323,7 @@ impl Walk<'_> {
         // Only a piece on a square a hand left can move, or one the line cannot see (the
         // story's own unseen pieces too).
         let story_unseen = if self.unseen_move_on {
-            unseen & !used
+            unseen & !seen_over & !used
         } else {
             Bitboard::EMPTY
         };
@@ -330,83 +338,96 @@ impl Walk<'_> {
             // A piece the story set down unseen on its victim's square shows no lift of its
             // own there: the square's departure was the victim's.
             let unseen_on_a_left_square = (story_unseen | self.blind_pieces).contains(from);
-            let step = if self.departed.contains(from) && !unseen_on_a_left_square {
-                self.seen_leaving(m, previous, used)
-                    .map(|step| (step, false))
+            let steps = if self.departed.contains(from) && !unseen_on_a_left_square {
+                [
+                    self.seen_leaving(m, previous, used)
+                        .map(|step| (step, false)),
+                    None,
+                ]
             } else {
                 self.moved_on_blind(m, previous)
             };
-            let Some((step, set_down_unseen)) = step else {
-                continue;
-            };
-            self.tried += 1;
-            if self.tried > MOST_MOVES_TRIED {
-                return;
-            }
-            let (landed, newly_unseen) = match step.landed {
-                Some(landed) => (Some(landed), Bitboard::EMPTY),
-                None if set_down_unseen => (None, Bitboard::from_square(m.to())),
-                None => match self.landing(
-                    m,
-                    step.departed,
-                    previous,
-                    occupancy,
-                    story_unseen & self.steady,
-                ) {
-                    Some(landing) => landing,
-                    None => continue,
-                },
-            };
-            // An unseen landing is proven only by its player lifting another piece later
-            // (or moving one the line cannot see): without any, no story through it is kept.
-            if newly_unseen.any() {
-                let theirs = (position.us() & !footprint(m).vacated) | footprint(m).landing();
-                let departed_since = self.evidence.departed_since(previous);
-                // The unseen piece itself may take, later, on a square a hand left since.
-                let takes_on = self.unseen_move_on && {
-                    let mut after = position.clone();
-                    after.play_unchecked(m);
-                    newly_unseen.into_iter().any(|square| {
-                        (after.board().attacks_from(square) & after.us() & departed_since).any()
-                    })
+            for (step, set_down_unseen) in steps.into_iter().flatten() {
+                self.tried += 1;
+                if self.tried > MOST_MOVES_TRIED {
+                    return;
+                }
+                let (landed, newly_unseen) = match step.landed {
+                    Some(landed) => (Some(landed), Bitboard::EMPTY),
+                    None if set_down_unseen => (None, Bitboard::from_square(m.to())),
+                    None => match self.landing(
+                        m,
+                        step.departed,
+                        previous,
+                        occupancy,
+                        story_unseen & self.steady,
+                    ) {
+                        Some(landing) => landing,
+                        None => continue,
+                    },
                 };
-                if (theirs & (departed_since | self.blind_pieces)).is_empty() && !takes_on {
+                // An unseen landing is proven only by its player lifting another piece later
+                // (or moving one the line cannot see): without any, no story through it is
+                // kept.
+                if newly_unseen.any() {
+                    let theirs = (position.us() & !footprint(m).vacated) | footprint(m).landing();
+                    let departed_since = self.evidence.departed_since(previous);
+                    // The unseen piece itself may take, later, on a square a hand left since.
+                    let takes_on = self.unseen_move_on && {
+                        let mut after = position.clone();
+                        after.play_unchecked(m);
+                        newly_unseen.into_iter().any(|square| {
+                            (after.board().attacks_from(square) & after.us() & departed_since).any()
+                        })
+                    };
+                    // Or a piece of the other side lands on it, seen, later.
+                    let taken_later = self.sensed.contains(m.to());
+                    if (theirs & (departed_since | self.blind_pieces)).is_empty()
+                        && !takes_on
+                        && !taken_later
+                    {
+                        continue;
+                    }
+                }
+                // A capture of a piece the story set down unseen comes down unseen too.
+                let onto_unseen = (footprint(m).landing() & story_unseen & self.steady).any();
+                let unseen = unseen | newly_unseen;
+                let blind_landing = (footprint(m).landing() & !self.live).any() || onto_unseen;
+                let blind_landings = blind_landings + u32::from(blind_landing);
+                if unseen.count() as u32 + blind_landings > self.most_unseen {
                     continue;
                 }
+                // A piece seen coming down where the story has one unseen took it (or it
+                // had moved on).
+                let seen_over = if landed.is_some() && !blind_landing {
+                    seen_over | (footprint(m).landing() & unseen)
+                } else {
+                    seen_over
+                };
+                let after = occupancy_after(occupancy, m);
+                // Every piece the story holds unseen stands where nothing reads.
+                let unseen_where_seen = (unseen & !seen_over & after & self.sensed).any();
+                path.push(Step { landed, ..step });
+                // Only a story with a piece unseen, or set down where the line sees nothing,
+                // is one no other search tells; it does not end on a square the line cannot
+                // see, where a piece still in the hand looks the same (the board has been
+                // still a second, but a hand may hold a piece that long: on a square the
+                // story itself set a piece unseen, the capture is the likelier).
+                let ends_blind = blind_landing && !onto_unseen;
+                if !ends_blind && !unseen_where_seen && (unseen.any() || blind_landings > 0) {
+                    self.stories.push(Story {
+                        steps: path.clone(),
+                        unseen,
+                        blind_landings,
+                        ends_onto_unseen: onto_unseen,
+                        seen_over,
+                    });
+                }
+                let mut next = position.clone();
+                next.play_unchecked(m);
+                self.step(&next, after, path, unseen, blind_landings, seen_over);
+                path.pop();
             }
-            // A capture of a piece the story set down unseen comes down unseen too.
-            let onto_unseen = (footprint(m).landing() & story_unseen & self.steady).any();
-            let unseen = unseen | newly_unseen;
-            let blind_landing = (footprint(m).landing() & !self.live).any() || onto_unseen;
-            let blind_landings = blind_landings + u32::from(blind_landing);
-            if unseen.count() as u32 + blind_landings > self.most_unseen {
-                continue;
-            }
-            path.push(Step { landed, ..step });
-            // Only a story with a piece unseen, or set down where the line sees nothing, is
-            // one no other search tells; it does not end on a square the line cannot see,
-            // where a piece still in the hand looks the same (the board has been still a
-            // second, but a hand may hold a piece that long: on a square the story itself
-            // set a piece unseen, the capture is the likelier).
-            let ends_blind = blind_landing && !onto_unseen;
-            if !ends_blind && (unseen.any() || blind_landings > 0) {
-                self.stories.push(Story {
-                    steps: path.clone(),
-                    unseen,
-                    blind_landings,
-                    ends_onto_unseen: onto_unseen,
-                });
-            }
-            let mut next = position.clone();
-            next.play_unchecked(m);
-            self.step(
-                &next,
-                occupancy_after(occupancy, m),
-                path,
-                unseen,
-                blind_landings,
-            );
-            path.pop();
         }
     }
 
@@ -440,9 +461,10 @@ impl Walk<'_> {
     /// reading filled after the previous move's piece left (a capture proven on its victim's
     /// square), as a plain move or capture; it left just before. Or it takes and is set down
     /// unseen on its victim's square, told only by the victim taken off after the previous
-    /// move's piece left, the square empty since (1... d5 unseen, 5... dxc4 set down
-    /// off-centre again): then the step has no landing, and the second value is true.
-    fn moved_on_blind(&self, m: Move, previous: Stamp) -> Option<(Step, bool)> {
+    /// move's piece left (1... d5 unseen, 5... dxc4 set down off-centre again): then the
+    /// step has no landing, and the second value is true. The square may have filled again
+    /// since, with a later capture's piece (1. e4 unseen, 2. exd5 unseen, 2... Qxd5).
+    fn moved_on_blind(&self, m: Move, previous: Stamp) -> [Option<(Step, bool)>; 2] {
         let Move::Normal {
             to,
             capture,
@@ -450,40 +472,51 @@ impl Walk<'_> {
             ..
         } = m
         else {
-            return None;
+            return [None, None];
         };
         if promotion.is_some_and(|role| role != self.promotion) || !self.live.contains(to) {
-            return None;
+            return [None, None];
         }
-        if !self.sensed.contains(to) {
-            // (Only a capture: a quiet move leaves nothing on the board to tell it.)
-            capture?;
-            let taken_off = self.evidence.first_departure(to, previous)?;
-            let refilled = self.evidence.first_arrival(to, taken_off, taken_off.t);
+        // (Only a capture: a quiet move leaves nothing on the board to tell it.)
+        let taken_off = capture
+            .and_then(|_| self.evidence.first_departure(to, previous))
+            .filter(|taken_off| *taken_off > previous);
+        let set_down_unseen = taken_off.map(|taken_off| {
             let step = Step {
                 m,
                 departed: taken_off,
                 landed: None,
             };
-            return (taken_off > previous && refilled.is_none()).then_some((step, true));
+            (step, true)
+        });
+        if !self.sensed.contains(to) {
+            let empty_since = taken_off.is_some_and(|taken_off| {
+                self.evidence
+                    .first_arrival(to, taken_off, taken_off.t)
+                    .is_none()
+            });
+            return [set_down_unseen.filter(|_| empty_since), None];
         }
         // Its first arrival after the previous move's piece left (a capture's, after its
         // victim was taken off since).
         let after = if capture.is_some() {
-            self.evidence.first_departure(to, previous)?
+            taken_off
         } else {
-            previous
+            Some(previous)
         };
-        let landed = self.evidence.first_arrival(to, after, after.t)?;
-        let step = Step {
-            m,
-            departed: Stamp {
-                seq: landed.seq.saturating_sub(1),
-                t: landed.t,
-            },
-            landed: Some(landed),
-        };
-        (landed > previous).then_some((step, false))
+        let seen = after.and_then(|after| {
+            let landed = self.evidence.first_arrival(to, after, after.t)?;
+            let step = Step {
+                m,
+                departed: Stamp {
+                    seq: landed.seq.saturating_sub(1),
+                    t: landed.t,
+                },
+                landed: Some(landed),
+            };
+            (landed > previous).then_some((step, false))
+        });
+        [seen, set_down_unseen]
     }
 
     /// Where the move's piece came down: on squares that filled after it left (a capture

@@ -2058,3 +2058,12 @@ fn an_unseen_pawn_taking_unseen_and_taken_there_seen_is_caught_up() {
     let result = expect_game("unseen-pawn-takes-unseen-and-is-taken-seen");
     assert_eq!(decided_at(&result, "3:exd5"), Some(18_360));
 }
+
+#[test]
+fn a_repair_of_the_likeliest_line_keeps_the_lines_behind_it() {
+    // 9. b4 off-centre, read as 9. b3 with 9. b4 kept behind; 13. Ng5 off-centre, read as
+    // 13. Ne5 and repaired onto g5 when it shows. The line with b4 takes the repair too.
+    let result = expect_game("unseen-push-kept-behind-through-a-repair");
+    assert!(time_of(&result, "revise b2b3 b2b4 17:b4").is_some());
+    assert!(!trace(&result, "move").iter().any(|m| m.contains("b3b4")));
+}

@@ -387,22 +387,45 @@ impl Recognizer {
         // it may be a dead sensor's, where every piece comes down unseen.
         cheapest_found
             .sort_by_key(|repair| repair.seen || !self.steady.contains(repair.alternative.to()));
+        let repaired = |line: &Line, repair: &Repair| {
+            let base = n - repair.back;
+            let played = line.moves();
+            let mut repaired = line.clone();
+            repaired.nodes.truncate(base);
+            let tail = replayed(line, base, repair, &played[base + 1..])?;
+            repaired.nodes.extend(tail.nodes);
+            let landing = repair.alternative.to();
+            if repair.stands_unseen() && repaired.current().occupancy.contains(landing) {
+                repaired.unseen |= Bitboard::from_square(landing);
+            }
+            repaired.apply(0, &repair.onward, stamp);
+            Some(repaired)
+        };
         let mut lines: Vec<Line> = cheapest_found
-            .into_iter()
-            .filter_map(|repair| {
-                let base = n - repair.back;
-                let mut repaired = line.clone();
-                repaired.nodes.truncate(base);
-                let tail = replayed(line, base, &repair, &played[base + 1..])?;
-                repaired.nodes.extend(tail.nodes);
-                let landing = repair.alternative.to();
-                if repair.stands_unseen() && repaired.current().occupancy.contains(landing) {
-                    repaired.unseen |= Bitboard::from_square(landing);
-                }
-                repaired.apply(0, &repair.onward, stamp);
-                Some(repaired)
-            })
+            .iter()
+            .filter_map(|repair| repaired(line, repair))
             .collect();
+        // The lines behind, told apart by an earlier piece set down unseen (9. b4 or b3),
+        // take the same repair where they made the same moves since, and it explains the
+        // board as well there: it does not choose between them.
+        let apart = |line: &Line| {
+            let live = self.view().live & !line.blind();
+            ((line.current().occupancy ^ self.sensed) & live).count()
+        };
+        let most_apart = lines.iter().map(apart).min();
+        for behind in &self.lines[1..] {
+            let same_since = |repair: &&Repair| {
+                behind.ply_count() == n
+                    && behind.moves()[n - repair.back..] == played[n - repair.back..]
+            };
+            let repaired_behind: Vec<Line> = cheapest_found
+                .iter()
+                .filter(same_since)
+                .filter_map(|repair| repaired(behind, repair))
+                .filter(|repaired| most_apart.is_some_and(|most| apart(repaired) <= most))
+                .collect();
+            lines.extend(repaired_behind);
+        }
         for line in &mut lines {
             line.unseen &= line.current().occupancy;
         }

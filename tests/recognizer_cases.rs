@@ -2067,3 +2067,13 @@ fn a_repair_of_the_likeliest_line_keeps_the_lines_behind_it() {
     assert!(time_of(&result, "revise b2b3 b2b4 17:b4").is_some());
     assert!(!trace(&result, "move").iter().any(|m| m.contains("b3b4")));
 }
+
+#[test]
+fn a_reread_of_the_likeliest_line_keeps_the_lines_behind_it() {
+    // 37. Ke3 off-centre, read as 37. Kc1 with its other squares kept behind; 39... Ra6
+    // read as 39... Rxd4, then read again. The lines behind are read again too: when the
+    // king shows on f3, 37. Ke3 is chosen.
+    let result = expect_game("unseen-king-kept-behind-through-a-reread");
+    assert!(time_of(&result, "revise a4d4 a4a6 78:Ra6").is_some());
+    assert!(time_of(&result, "revise d2c1 d2e3 73:Ke3").is_some());
+}

@@ -552,9 +552,25 @@ impl Recognizer {
         let Some((_, back, moves)) = best else {
             return false;
         };
-        let mut reread = self.lines[0].clone();
-        reread.apply(back, &moves, stamp);
-        self.lines = vec![reread];
+        // The lines behind, told apart by an earlier piece set down unseen, read the same
+        // where they made the same moves since.
+        let last_moves = |line: &Line| line.moves()[n - back..].to_vec();
+        let read_again = last_moves(&self.lines[0]);
+        let legal_there = |line: &Line| {
+            let mut position = line.nodes[n - back].position.clone();
+            moves.iter().all(|&m| {
+                let legal = position.is_legal(m);
+                position.play_unchecked(m);
+                legal
+            })
+        };
+        self.lines.retain(|line| {
+            line.ply_count() == n && last_moves(line) == read_again && legal_there(line)
+        });
+        for line in &mut self.lines {
+            line.apply(back, &moves, stamp);
+        }
+        self.dedupe_lines();
         self.report_moves();
         self.refresh_status();
         true

@@ -2077,3 +2077,12 @@ fn a_reread_of_the_likeliest_line_keeps_the_lines_behind_it() {
     assert!(time_of(&result, "revise a4d4 a4a6 78:Ra6").is_some());
     assert!(time_of(&result, "revise d2c1 d2e3 73:Ke3").is_some());
 }
+
+#[test]
+fn a_flicker_where_an_unseen_pawn_could_go_is_taken_back_at_the_next_scan() {
+    // 12. h3 off-centre (12. h4 kept behind). h5 reads for one scan: read as 12. h4 and
+    // 34. h5; empty again 20 ms on, the line before is back, and 34. Re3 follows.
+    let result = expect_game("flicker-beside-an-unseen-pawn-is-no-move");
+    assert_eq!(time_of(&result, "takeback h4h5 67"), Some(219_180));
+    assert_eq!(time_of(&result, "revise h2h4 h2h3 23:h3"), Some(219_180));
+}

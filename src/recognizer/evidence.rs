@@ -315,7 +315,7 @@ impl Evidence {
     /// Whether a square empty from `emptied` to `filled` was really vacated. A host that
     /// drains a buffer stamps several readings with one time: a vacancy whose two ends share
     /// a time has an unknown length, not a zero one.
-    fn longer_than_noise(&self, emptied: Stamp, filled: Stamp) -> bool {
+    pub fn longer_than_noise(&self, emptied: Stamp, filled: Stamp) -> bool {
         let length = filled.t.saturating_sub(emptied.t);
         length >= self.min_vacancy_ms || length == 0
     }

@@ -163,6 +163,10 @@ pub struct Recognizer {
     now: Stamp,
     /// When the board last matched the position: touches before it are over.
     settled_at: Stamp,
+    /// The squares a piece the line could not see was last read moving onto, at that
+    /// reading alone, when, and the likeliest line before it. Forgotten when the game is
+    /// changed by hand (undo, redo, a correction, a setup, a new game).
+    before_a_flicker: Option<(Bitboard, Stamp, Line)>,
     events: Vec<Event>,
     /// Readings come from a board turned round: their squares are turned before use.
     turned: bool,
@@ -233,6 +237,7 @@ impl Recognizer {
             reported_ambiguity: None,
             now,
             settled_at: now,
+            before_a_flicker: None,
             events: Vec::new(),
             turned,
             rival: None,
@@ -1352,6 +1357,7 @@ impl Recognizer {
 
     /// Takes back the last move (a user command); the board must follow.
     pub fn undo(&mut self, t: Millis) -> Vec<Event> {
+        self.before_a_flicker = None;
         if self.awaiting.is_none() && self.lines[0].ply_count() > 0 {
             if let Some(mv) = self.lines[0].current().last_move {
                 self.redo.push(mv);
@@ -1372,6 +1378,7 @@ impl Recognizer {
     /// Plays again the move the last undo took back, while the board still shows it (a
     /// board set back by hand has taken the move back for real). Nothing if it cannot.
     pub fn redo(&mut self, t: Millis) -> Vec<Event> {
+        self.before_a_flicker = None;
         let Some(&mv) = self.redo.last() else {
             return Vec::new();
         };
@@ -1419,6 +1426,7 @@ impl Recognizer {
     /// (what still differs shows as squares to change). `ply` one past the last enters a
     /// move the sensors missed. Nothing if `mv` is not legal there.
     pub fn correct(&mut self, ply: usize, mv: Move, t: Millis) -> Vec<Event> {
+        self.before_a_flicker = None;
         let line = &self.lines[0];
         let moves = line.moves();
         let Some(before) = ply.checked_sub(1).and_then(|i| line.nodes.get(i)) else {
@@ -1458,6 +1466,7 @@ impl Recognizer {
 
     /// Finishes the current game and waits for the board to show `start`.
     pub fn set_up(&mut self, start: Chess, t: Millis) -> Vec<Event> {
+        self.before_a_flicker = None;
         if let Some(rival) = &mut self.rival {
             rival.set_up(start.clone(), t);
         }
@@ -1511,6 +1520,17 @@ impl Recognizer {
 
     fn explain_reading(&mut self, stamp: Stamp) {
         self.now = stamp;
+        // The square a piece the line cannot see was read moving onto, empty again at the
+        // next reading, sooner than noise lasts: a flicker, and the line as it was is back.
+        if let Some((squares, read_at, line)) = self.before_a_flicker.take()
+            && (squares & self.sensed).is_empty()
+            && !self.evidence.longer_than_noise(read_at, stamp)
+        {
+            self.lines.truncate(MAX_LINES - 1);
+            self.lines.insert(0, line);
+            self.dedupe_lines();
+            self.report_moves();
+        }
         if let Some(target) = &self.awaiting {
             let expected = target.board().occupied();
             if self.view().matches(expected) {
@@ -2825,6 +2845,17 @@ impl Recognizer {
         self.released = None;
         let cost = found.first().map_or(0, |(_, e)| e.cost);
         self.spent = self.spent.saturating_add(cost);
+        // A piece the line cannot see told moving on by a square filled at this very
+        // reading alone may be a flicker there: the line as it was is kept aside, to be
+        // returned to if the next reading empties the square again. (A board with events
+        // says when a piece is set down.)
+        let fresh = match found.first() {
+            Some((i, e)) if !self.evidence.is_event_board() => {
+                self.blind_landing_on_this_reading(&self.lines[*i], e, stamp)
+            }
+            _ => Bitboard::EMPTY,
+        };
+        self.before_a_flicker = fresh.any().then(|| (fresh, stamp, self.lines[0].clone()));
         let mut next: Vec<(bool, i32, Line)> = found
             .into_iter()
             .map(|(i, e)| self.advanced(i, e, stamp))
@@ -2847,6 +2878,28 @@ impl Recognizer {
         self.set_status(BoardStatus::Settled);
         self.report_moves();
         self.forget_old_evidence();
+    }
+
+    /// The squares `e` moves a piece `line` cannot see onto that were read filled first at
+    /// `stamp`, the reading now.
+    fn blind_landing_on_this_reading(
+        &self,
+        line: &Line,
+        e: &Explanation,
+        stamp: Stamp,
+    ) -> Bitboard {
+        let kept = line.nodes.len().saturating_sub(e.undo).max(1);
+        let blind = line.blind() & line.nodes[kept - 1].occupancy;
+        e.moves
+            .iter()
+            .filter(|m| m.from().is_some_and(|from| blind.contains(from)))
+            .flat_map(|&m| moves::footprint(m).filled & self.sensed)
+            .filter(|&square| {
+                self.evidence
+                    .last_arrival(square, Stamp::default())
+                    .is_some_and(|arrival| arrival == stamp)
+            })
+            .collect()
     }
 
     /// Line `i` advanced on `e`; with whether it proves a square blind, and how plausible it
@@ -2921,6 +2974,7 @@ impl Recognizer {
     }
 
     fn start_game(&mut self, start: Chess) {
+        self.before_a_flicker = None;
         self.archive_current_game();
         self.lines = vec![Line::new(start.clone(), self.now)];
         self.reported_moves.clear();

@@ -2086,3 +2086,12 @@ fn a_flicker_where_an_unseen_pawn_could_go_is_taken_back_at_the_next_scan() {
     assert_eq!(time_of(&result, "takeback h4h5 67"), Some(219_180));
     assert_eq!(time_of(&result, "revise h2h4 h2h3 23:h3"), Some(219_180));
 }
+
+#[test]
+fn an_unseen_pawn_moving_on_is_told_by_its_landing_though_taken_since() {
+    // 20... e4 and 21. Qc3 off-centre; 21... exd3 from the unseen e4 pawn, seen on d3, then
+    // taken there by 22. cxd3, set down off-centre: d3 is empty again when the board is
+    // still. The game is caught up from 20... e4.
+    let result = expect_game("unseen-pawn-moves-on-seen-and-is-taken");
+    assert_eq!(decided_at(&result, "42:exd3"), Some(146_500));
+}

@@ -459,11 +459,13 @@ impl Walk<'_> {
 
     /// A piece the line cannot see moves on with no lift: told only by a square it reaches
     /// reading filled after the previous move's piece left (a capture proven on its victim's
-    /// square), as a plain move or capture; it left just before. Or it takes and is set down
-    /// unseen on its victim's square, told only by the victim taken off after the previous
-    /// move's piece left (1... d5 unseen, 5... dxc4 set down off-centre again): then the
-    /// step has no landing, and the second value is true. The square may have filled again
-    /// since, with a later capture's piece (1. e4 unseen, 2. exd5 unseen, 2... Qxd5).
+    /// square), as a plain move or capture; it left just before. The square may have
+    /// emptied again since, for a later move (2... exd3 unseen from e4, seen on d3, then
+    /// 3. cxd3). Or it takes and is set down unseen on its victim's square, told only by the
+    /// victim taken off after the previous move's piece left (1... d5 unseen, 5... dxc4 set
+    /// down off-centre again): then the step has no landing, and the second value is true.
+    /// The square may have filled again since, with a later capture's piece (1. e4 unseen,
+    /// 2. exd5 unseen, 2... Qxd5).
     fn moved_on_blind(&self, m: Move, previous: Stamp) -> [Option<(Step, bool)>; 2] {
         let Move::Normal {
             to,
@@ -481,22 +483,6 @@ impl Walk<'_> {
         let taken_off = capture
             .and_then(|_| self.evidence.first_departure(to, previous))
             .filter(|taken_off| *taken_off > previous);
-        let set_down_unseen = taken_off.map(|taken_off| {
-            let step = Step {
-                m,
-                departed: taken_off,
-                landed: None,
-            };
-            (step, true)
-        });
-        if !self.sensed.contains(to) {
-            let empty_since = taken_off.is_some_and(|taken_off| {
-                self.evidence
-                    .first_arrival(to, taken_off, taken_off.t)
-                    .is_none()
-            });
-            return [set_down_unseen.filter(|_| empty_since), None];
-        }
         // Its first arrival after the previous move's piece left (a capture's, after its
         // victim was taken off since).
         let after = if capture.is_some() {
@@ -504,8 +490,8 @@ impl Walk<'_> {
         } else {
             Some(previous)
         };
-        let seen = after.and_then(|after| {
-            let landed = self.evidence.first_arrival(to, after, after.t)?;
+        let arrival = after.and_then(|after| self.evidence.first_arrival(to, after, after.t));
+        let seen = arrival.filter(|landed| *landed > previous).map(|landed| {
             let step = Step {
                 m,
                 departed: Stamp {
@@ -514,8 +500,19 @@ impl Walk<'_> {
                 },
                 landed: Some(landed),
             };
-            (landed > previous).then_some((step, false))
+            (step, false)
         });
+        // Set down unseen: the square empty since, or filled again by a later move's piece.
+        let set_down_unseen = taken_off
+            .filter(|_| self.sensed.contains(to) || arrival.is_none())
+            .map(|taken_off| {
+                let step = Step {
+                    m,
+                    departed: taken_off,
+                    landed: None,
+                };
+                (step, true)
+            });
         [seen, set_down_unseen]
     }
 

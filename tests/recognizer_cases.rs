@@ -2095,3 +2095,11 @@ fn an_unseen_pawn_moving_on_is_told_by_its_landing_though_taken_since() {
     let result = expect_game("unseen-pawn-moves-on-seen-and-is-taken");
     assert_eq!(decided_at(&result, "42:exd3"), Some(146_500));
 }
+
+#[test]
+fn a_landing_that_stood_is_no_noise_when_its_piece_is_taken() {
+    // 27... Rd4+ with b3 knocked over and set back: read as Rxb3, revised to Rd4+ as the rook
+    // lands. Its square empties when 28. cxd4 takes it: the rook stood there, it is no Rxb3.
+    let result = expect_game("knock-set-back-is-no-capture-when-the-landing-is-taken");
+    assert_eq!(time_of(&result, "revise b4d4 b4b3 54:Rxb3"), None);
+}

@@ -572,7 +572,8 @@ impl Search<'_, '_> {
     /// straightened by the player to move, before the piece read there was taken (3. d5
     /// knocking c5 over, c5 set back, then 3... exd5 with the victim off first, is no
     /// 3. dxc5; 4. Bd3, a6 straightened, 4... Bxd3 victim first, is no 4. Bxa6). A
-    /// landing seen before the piece was read there at all leaves the reading to noise.
+    /// landing seen before the piece was read there at all leaves the reading to noise, if
+    /// it was read there no longer than a slide passes; a landing unseen leaves it so.
     fn moved_on_after_leaving(&self, m: Move) -> bool {
         let Some(read) = self.excluded_first.filter(|_| self.undo == 1) else {
             return true;
@@ -599,10 +600,14 @@ impl Search<'_, '_> {
             }
             _ => self.landed(m),
         };
-        let Some(landed) = landed.filter(|&landed| landed > arrived) else {
+        let stood = left.t.saturating_sub(arrived.t);
+        let Some(landed) = landed else {
             return true;
         };
-        let stood = left.t.saturating_sub(arrived.t);
+        if landed <= arrived {
+            // Unless the piece stood there longer than a slide passes: no noise lasts so.
+            return stood <= PASSING_MS + evidence.poll_skew();
+        }
         let beside = !(king_attacks(square) & print.landing()).is_empty();
         if beside || stood <= PASSING_MS + evidence.poll_skew() {
             self.may_land_after(landed, left, true)

@@ -2103,3 +2103,12 @@ fn a_landing_that_stood_is_no_noise_when_its_piece_is_taken() {
     let result = expect_game("knock-set-back-is-no-capture-when-the-landing-is-taken");
     assert_eq!(time_of(&result, "revise b4d4 b4b3 54:Rxb3"), None);
 }
+
+#[test]
+fn a_piece_already_unseen_moving_on_unseen_is_no_half_of_a_pair_of_unseen_landings() {
+    // 1. e4 off-centre, 3... Nf6 knocking f7 over: no 3... Nh6 unseen, 4. e3-e4 unseen (the
+    // pawn unseen already: no trace at all) and 4... f6. Once f7 is back, 3... Nf6.
+    let result = expect_game("knock-beside-a-landing-is-no-two-unseen-moves");
+    assert_eq!(decided_at(&result, "6:Nf6"), Some(18_820));
+    assert!(!trace(&result, "move").iter().any(|m| m.contains("g8h6")));
+}

@@ -2335,9 +2335,18 @@ impl Recognizer {
                 let landed = |m: &Move| moves::footprint(*m).landing() & blinded;
                 // An unseen piece must have landed on each square in the story; two, in its
                 // first two moves, the first proven by its side's next move.
+                // Each of the two lifted where the line sees it: a piece the line already has
+                // unseen, moved on unseen again, leaves no trace at all.
+                let lifted_seen = |m: &Move| {
+                    m.from()
+                        .is_some_and(|from| !self.lines[*i].blind().contains(from))
+                };
                 let lands_there = || match e.moves.as_slice() {
                     [first, second, _] if blinded.count() == 2 => {
-                        e.unproven == 0 && (landed(first) | landed(second)) == blinded
+                        e.unproven == 0
+                            && (landed(first) | landed(second)) == blinded
+                            && lifted_seen(first)
+                            && lifted_seen(second)
                     }
                     moves => blinded.count() == 1 && moves.iter().any(|m| landed(m) == blinded),
                 };

@@ -22,8 +22,6 @@ use super::{MAX_LINES, Recognizer};
 const MOST_PLIES: usize = 6;
 /// How many lines, the likeliest first, a catch-up tells stories from.
 const CATCH_UP_LINES: usize = 2;
-/// How many plies of the line a story may tell again.
-const MOST_PLIES_BACK: usize = 1;
 /// The most pieces it sets down unseen.
 const MOST_UNSEEN: u32 = 3;
 /// How many moves a walk follows before it gives up (for one setting fewer pieces down
@@ -94,7 +92,7 @@ impl Recognizer {
         for (index, line) in self.lines.iter().enumerate().take(CATCH_UP_LINES) {
             let n = line.ply_count();
             // (A line behind from its own position only: a bound on a still board's work.)
-            let most_back = if index == 0 { MOST_PLIES_BACK } else { 0 };
+            let most_back = if index == 0 { line.plies_open() } else { 0 };
             for back in 0..=most_back.min(n.saturating_sub(line.pinned)) {
                 let base = n - back;
                 for (cost, tail) in self.stories_from(line, base) {

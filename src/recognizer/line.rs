@@ -111,6 +111,18 @@ impl Line {
         self.dead | self.unseen
     }
 
+    /// How many of the last plies a story may tell again: the last, or the last two where
+    /// they were told at once (the first may have landed late: 9. a3 set down unseen,
+    /// 9... b5, then 10. a4, read as 9. a4 and 9... b5).
+    pub fn plies_open(&self) -> usize {
+        let n = self.ply_count();
+        if n >= 2 && self.nodes[n].since == self.nodes[n - 1].since {
+            2
+        } else {
+            1
+        }
+    }
+
     pub fn current(&self) -> &Node {
         // A line always holds its start node.
         &self.nodes[self.nodes.len() - 1]

@@ -2975,7 +2975,7 @@ impl Recognizer {
         let oldest_base = self
             .lines
             .iter()
-            .map(|l| l.nodes[l.ply_count().saturating_sub(1)].since)
+            .map(|l| l.nodes[l.ply_count().saturating_sub(l.plies_open())].since)
             .min();
         if let Some(stamp) = oldest_base {
             self.evidence.forget_before(stamp);

@@ -2120,3 +2120,11 @@ fn two_plies_told_at_once_keep_the_evidence_before_them() {
     let result = expect_game("knock-read-as-two-plies-is-read-again-when-still");
     assert_eq!(time_of(&result, "revise e4e5 e4f4 80:Rf4"), Some(271_300));
 }
+
+#[test]
+fn a_capture_guessed_plies_ago_is_repaired_when_a_move_it_forbids_is_shown() {
+    // 10. Bb5 off-centre, guessed as 10. Bxe6; 11... f5 moves the pawn that bishop would
+    // pin. Still a second, the guess is repaired onto a quiet square, then onto b5.
+    let result = expect_game("unseen-guess-repaired-when-a-pin-it-makes-is-broken");
+    assert_eq!(decided_at(&result, "22:f5"), Some(71_300));
+}

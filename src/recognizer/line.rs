@@ -112,8 +112,8 @@ impl Line {
     }
 
     /// How many of the last plies a story may tell again: the last, or the last two where
-    /// they were told at once (the first may have landed late: 9. a3 set down unseen,
-    /// 9... b5, then 10. a4, read as 9. a4 and 9... b5).
+    /// they were told at once (the first may have landed late: 5. a3 set down unseen,
+    /// 5... b5, then 6. a4, read as 5. a4 and 5... b5).
     pub fn plies_open(&self) -> usize {
         let n = self.ply_count();
         if n >= 2 && self.nodes[n].since == self.nodes[n - 1].since {

@@ -584,6 +584,14 @@ impl Recognizer {
         {
             return std::mem::take(&mut self.events);
         }
+        // So with a capture guessed a few plies back, and a move it forbids (a pawn pinned
+        // by the capturer the guess put there).
+        if !placed.is_empty()
+            && !lifted.is_empty()
+            && self.decide_when_still(stamp, Self::repair_a_guess_forbidding)
+        {
+            return std::mem::take(&mut self.events);
+        }
         // A piece that appeared long after the last move, and stays: one set down unseen
         // earlier, now straightened (a knight taken for a capture it never made). If a piece
         // left a square the line has empty, the repair must put it there: one unseen there

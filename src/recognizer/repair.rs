@@ -98,35 +98,37 @@ impl Recognizer {
     /// square becoming its capture (5. e3 unseen was 5. e4, taken by 6... Nxe4, not
     /// 6... Ne4, when a bishop goes f2-c5 over e3 ninety plies on).
     pub(super) fn repair_with_unseen_landing(&mut self, stamp: Stamp) -> bool {
-        self.repair_landing(stamp, Bitboard::EMPTY, false)
+        self.repair_landing(stamp, Bitboard::EMPTY, Scope::Any)
     }
 
     /// As `repair_with_unseen_landing`, for the last move alone: a capture guessed from a
     /// still board whose reply, as the board shows it, the capture forbids.
     pub(super) fn repair_the_last_guess(&mut self, stamp: Stamp) -> bool {
-        self.repair_landing(stamp, Bitboard::EMPTY, true)
+        self.repair_landing(stamp, Bitboard::EMPTY, Scope::LastGuess)
+    }
+
+    /// As `repair_the_last_guess`, for a capture guessed a few plies back: the board shows a
+    /// move it forbids (10. Bb5 off-centre guessed as 10. Bxe6, then 11... f5 with the f7
+    /// pawn pinned by the bishop the guess put on e6).
+    pub(super) fn repair_a_guess_forbidding(&mut self, stamp: Stamp) -> bool {
+        self.repair_landing(stamp, Bitboard::EMPTY, Scope::Guesses)
     }
 
     /// As `repair_with_unseen_landing`, and a piece that left a square the line has empty
     /// is the repaired piece moving on from where it came down unseen: the repair must put
     /// it there.
     pub(super) fn repair_accounting_for_departures(&mut self, stamp: Stamp) -> bool {
-        self.repair_landing(stamp, self.left_where_the_line_has_none(), false)
+        self.repair_landing(stamp, self.left_where_the_line_has_none(), Scope::Any)
     }
 
     /// The repair; where `left_unknown` names squares, only one putting its piece on them
-    /// (it is that square, alone); `only_the_last`: of the last move alone.
-    fn repair_landing(
-        &mut self,
-        stamp: Stamp,
-        left_unknown: Bitboard,
-        only_the_last: bool,
-    ) -> bool {
+    /// (it is that square, alone); `scope`: which moves may be repaired.
+    fn repair_landing(&mut self, stamp: Stamp, left_unknown: Bitboard, scope: Scope) -> bool {
         let line = &self.lines[0];
         let n = line.ply_count();
         let played = line.moves();
         let unpinned = n.saturating_sub(line.pinned);
-        let deepest = if only_the_last {
+        let deepest = if scope == Scope::LastGuess {
             unpinned.min(1)
         } else {
             unpinned
@@ -213,7 +215,7 @@ impl Recognizer {
                 && back <= DEEPEST
                 && recorded.is_capture()
                 && line.nodes[base + 1].was_guessed
-                && (matches!(self.read_status, BoardStatus::Illegal { .. }) || only_the_last);
+                && (matches!(self.read_status, BoardStatus::Illegal { .. }) || scope != Scope::Any);
             // Or the guessed capturer was set down unseen on a quiet square of its reach, where
             // no position since had a piece, and has moved on from there, unseen too: the board
             // shows a piece standing where nothing was lifted, a square it could go on to
@@ -234,12 +236,9 @@ impl Recognizer {
             } else {
                 Bitboard::EMPTY
             };
-            if !landed_unseen
-                && appeared.is_empty()
-                && seen_moving_on.is_empty()
-                && !still_unseen
-                && !guess_forbids
-            {
+            let other_kinds =
+                landed_unseen || appeared.any() || seen_moving_on.any() || still_unseen;
+            if !guess_forbids && (scope == Scope::Guesses || !other_kinds) {
                 continue;
             }
             let alternatives = line.nodes[base]
@@ -575,6 +574,17 @@ impl Recognizer {
         self.refresh_status();
         true
     }
+}
+
+/// Which moves a repair may rewrite.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    /// Any it has reason to doubt.
+    Any,
+    /// The last move, a capture guessed from a still board.
+    LastGuess,
+    /// Captures guessed from a still board, a few plies back, that forbid a move shown.
+    Guesses,
 }
 
 /// A move of the line found to have ended elsewhere.

@@ -2128,3 +2128,11 @@ fn a_capture_guessed_plies_ago_is_repaired_when_a_move_it_forbids_is_shown() {
     let result = expect_game("unseen-guess-repaired-when-a-pin-it-makes-is-broken");
     assert_eq!(decided_at(&result, "22:f5"), Some(71_300));
 }
+
+#[test]
+fn a_slide_to_take_read_as_two_moves_is_read_again_when_still() {
+    // 31. Rxd8+ slid up the file, its victim lifted as it passed d7: read as 31. Rd6 and
+    // 31... Rd7. The last move's piece gone and d8 filled, still a second: read again.
+    let result = expect_game("slide-to-take-read-as-two-moves-is-read-again-when-still");
+    assert_eq!(time_of(&result, "revise d3d6 d3d8 61:Rxd8+"), Some(196_820));
+}

@@ -624,6 +624,21 @@ impl Recognizer {
         if placed.is_empty() && self.decide_when_still(stamp, Self::slid_on_unseen) {
             return std::mem::take(&mut self.events);
         }
+        // The last move's piece gone from where it was read landing, a piece where the line
+        // has none, still a second: the moves read since a position two or three plies back
+        // may have been a slide passing (31. Rd3 slid up the file to take on d8, read as
+        // 31. Rd6 and, its victim lifted as it passed d7, 31... Rd7). (Not with nothing
+        // placed: the piece may have been knocked over.)
+        let last_landing = self.lines[0]
+            .current()
+            .last_move
+            .map_or(Bitboard::EMPTY, |m| moves::footprint(m).landing());
+        if (lifted & last_landing).any()
+            && !placed.is_empty()
+            && self.decide_when_still(stamp, Self::reread_recent_moves)
+        {
+            return std::mem::take(&mut self.events);
+        }
         let found = self.explanations(true);
         let nothing_found = found.is_empty();
         // Not of a piece the line has unseen: its square never read it, so nothing there

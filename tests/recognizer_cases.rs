@@ -2136,3 +2136,12 @@ fn a_slide_to_take_read_as_two_moves_is_read_again_when_still() {
     let result = expect_game("slide-to-take-read-as-two-moves-is-read-again-when-still");
     assert_eq!(time_of(&result, "revise d3d6 d3d8 61:Rxd8+"), Some(196_820));
 }
+
+#[test]
+fn a_slide_past_where_an_unseen_piece_could_go_is_no_move_of_it() {
+    // 50. Bc5 off-centre; 50... Rb8 slid up the b-file reads b4 a moment: read as the
+    // unseen bishop's 51. Bb4, taken back when b4 empties 60 ms on. No ambiguity is told.
+    let result = expect_game("slide-past-an-unseen-piece-is-no-move-of-it");
+    assert_eq!(time_of(&result, "takeback c5b4 101"), Some(317_460));
+    assert!(trace(&result, "ambiguous").iter().all(|told| !told.contains("c5b4")));
+}

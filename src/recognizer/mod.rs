@@ -164,9 +164,10 @@ pub struct Recognizer {
     /// When the board last matched the position: touches before it are over.
     settled_at: Stamp,
     /// The squares a piece the line could not see was last read moving onto, at that
-    /// reading alone, when, and the likeliest line before it. Forgotten when the game is
-    /// changed by hand (undo, redo, a correction, a setup, a new game).
-    before_a_flicker: Option<(Bitboard, Stamp, Line)>,
+    /// reading alone, when, and the lines before it; kept while noise may last.
+    /// Forgotten when the game is changed by hand (undo, redo, a correction, a setup, a
+    /// new game).
+    before_a_flicker: Option<(Bitboard, Stamp, Vec<Line>)>,
     events: Vec<Event>,
     /// Readings come from a board turned round: their squares are turned before use.
     turned: bool,
@@ -1543,16 +1544,18 @@ impl Recognizer {
 
     fn explain_reading(&mut self, stamp: Stamp) {
         self.now = stamp;
-        // The square a piece the line cannot see was read moving onto, empty again at the
-        // next reading, sooner than noise lasts: a flicker, and the line as it was is back.
-        if let Some((squares, read_at, line)) = self.before_a_flicker.take()
-            && (squares & self.sensed).is_empty()
+        // The square a piece the line cannot see was read moving onto, empty again sooner
+        // than noise lasts: a flicker, or a slid piece passing, and the lines as they were
+        // are back.
+        if let Some((squares, read_at, lines)) = self.before_a_flicker.take()
             && !self.evidence.longer_than_noise(read_at, stamp)
         {
-            self.lines.truncate(MAX_LINES - 1);
-            self.lines.insert(0, line);
-            self.dedupe_lines();
-            self.report_moves();
+            if (squares & self.sensed).is_empty() {
+                self.lines = lines;
+                self.report_moves();
+            } else {
+                self.before_a_flicker = Some((squares, read_at, lines));
+            }
         }
         if let Some(target) = &self.awaiting {
             let expected = target.board().occupied();
@@ -2878,16 +2881,16 @@ impl Recognizer {
         let cost = found.first().map_or(0, |(_, e)| e.cost);
         self.spent = self.spent.saturating_add(cost);
         // A piece the line cannot see told moving on by a square filled at this very
-        // reading alone may be a flicker there: the line as it was is kept aside, to be
-        // returned to if the next reading empties the square again. (A board with events
-        // says when a piece is set down.)
+        // reading alone may be a flicker there: the lines as they were are kept aside, to be
+        // returned to if the square empties again soon. (A board with events says when a
+        // piece is set down.)
         let fresh = match found.first() {
             Some((i, e)) if !self.evidence.is_event_board() => {
                 self.blind_landing_on_this_reading(&self.lines[*i], e, stamp)
             }
             _ => Bitboard::EMPTY,
         };
-        self.before_a_flicker = fresh.any().then(|| (fresh, stamp, self.lines[0].clone()));
+        self.before_a_flicker = fresh.any().then(|| (fresh, stamp, self.lines.clone()));
         let mut next: Vec<(bool, i32, Line)> = found
             .into_iter()
             .map(|(i, e)| self.advanced(i, e, stamp))

@@ -2143,5 +2143,9 @@ fn a_slide_past_where_an_unseen_piece_could_go_is_no_move_of_it() {
     // unseen bishop's 51. Bb4, taken back when b4 empties 60 ms on. No ambiguity is told.
     let result = expect_game("slide-past-an-unseen-piece-is-no-move-of-it");
     assert_eq!(time_of(&result, "takeback c5b4 101"), Some(317_460));
-    assert!(trace(&result, "ambiguous").iter().all(|told| !told.contains("c5b4")));
+    assert!(
+        trace(&result, "ambiguous")
+            .iter()
+            .all(|told| !told.contains("c5b4"))
+    );
 }

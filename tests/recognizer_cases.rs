@@ -2115,7 +2115,7 @@ fn a_piece_already_unseen_moving_on_unseen_is_no_half_of_a_pair_of_unseen_landin
 
 #[test]
 fn two_plies_told_at_once_keep_the_evidence_before_them() {
-    // 40. Rf4 with e5 knocked over and set back: read as 39... Qxe5+ (revised) 40. Rxe5,
+    // 40... Rf4 with e5 knocked over and set back: read as 40. Qxe5+ (revised) 40... Rxe5,
     // told at once. The evidence before both is kept: still, the board reads them again.
     let result = expect_game("knock-read-as-two-plies-is-read-again-when-still");
     assert_eq!(time_of(&result, "revise e4e5 e4f4 80:Rf4"), Some(271_300));

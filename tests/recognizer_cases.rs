@@ -2149,3 +2149,11 @@ fn a_slide_past_where_an_unseen_piece_could_go_is_no_move_of_it() {
             .all(|told| !told.contains("c5b4"))
     );
 }
+
+#[test]
+fn a_piece_unseen_straightened_while_a_move_is_under_way_is_repaired_when_still() {
+    // 26. Nf1 off-centre, read as 26. Nb1; straightened on f1 as 28. axb5 is under way.
+    // Still a second with a4 lifted and f1 placed: 26. Nf1.
+    let result = expect_game("unseen-knight-straightened-while-a-move-is-under-way");
+    assert_eq!(time_of(&result, "revise d2b1 d2f1 51:Nf1"), Some(171_750));
+}

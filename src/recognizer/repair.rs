@@ -107,11 +107,13 @@ impl Recognizer {
         self.repair_landing(stamp, Bitboard::EMPTY, Scope::LastGuess)
     }
 
-    /// As `repair_the_last_guess`, for a capture guessed a few plies back: the board shows a
-    /// move it forbids (10. Bb5 off-centre guessed as 10. Bxe6, then 11... f5 with the f7
-    /// pawn pinned by the bishop the guess put on e6).
+    /// As `repair_the_last_guess`, for a capture guessed a few plies back, or a piece the
+    /// line still has unseen where it was read landing: the board shows a move it forbids
+    /// (10. Bb5 off-centre guessed as 10. Bxe6, then 11... f5 with the f7 pawn pinned by
+    /// the bishop the guess put on e6; 26. Nf1 off-centre read as 26. Nb1, straightened on
+    /// f1 as 28. axb5 is under way).
     pub(super) fn repair_a_guess_forbidding(&mut self, stamp: Stamp) -> bool {
-        self.repair_landing(stamp, Bitboard::EMPTY, Scope::Guesses)
+        self.repair_landing(stamp, Bitboard::EMPTY, Scope::Forbidding)
     }
 
     /// As `repair_with_unseen_landing`, and a piece that left a square the line has empty
@@ -238,7 +240,11 @@ impl Recognizer {
             };
             let other_kinds =
                 landed_unseen || appeared.any() || seen_moving_on.any() || still_unseen;
-            if !guess_forbids && (scope == Scope::Guesses || !other_kinds) {
+            let doubted = match scope {
+                Scope::Forbidding => guess_forbids || still_unseen,
+                _ => guess_forbids || other_kinds,
+            };
+            if !doubted {
                 continue;
             }
             let alternatives = line.nodes[base]
@@ -583,8 +589,9 @@ enum Scope {
     Any,
     /// The last move, a capture guessed from a still board.
     LastGuess,
-    /// Captures guessed from a still board, a few plies back, that forbid a move shown.
-    Guesses,
+    /// Captures guessed from a still board, a few plies back, and pieces the line still
+    /// has unseen where they were read landing: the board shows a move one forbids.
+    Forbidding,
 }
 
 /// A move of the line found to have ended elsewhere.

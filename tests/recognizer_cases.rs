@@ -2157,3 +2157,11 @@ fn a_piece_unseen_straightened_while_a_move_is_under_way_is_repaired_when_still(
     let result = expect_game("unseen-knight-straightened-while-a-move-is-under-way");
     assert_eq!(time_of(&result, "revise d2b1 d2f1 51:Nf1"), Some(171_750));
 }
+
+#[test]
+fn a_push_unseen_then_pushed_again_read_as_one_is_told_again() {
+    // 21. f3 off-centre, 21... h5, 22. f4: read as 21. f4 h5, told at once. The catch-up
+    // tells from before both, with the f3 pawn it sets down unseen moving on to f4.
+    let result = expect_game("unseen-push-then-push-again-read-as-one-told-again");
+    assert_eq!(time_of(&result, "revise f2f4 f2f3 41:f3"), Some(156_080));
+}

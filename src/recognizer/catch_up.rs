@@ -150,7 +150,10 @@ impl Recognizer {
                 live,
                 departed,
                 blind_pieces: node.occupancy & line.blind(),
-                unseen_move_on: base == line.ply_count(),
+                // (Nor where it tells again one of two plies told at once: the first may
+                // have been a piece set down unseen short of its square, and moved on.)
+                unseen_move_on: base == line.ply_count()
+                    || (line.plies_open() == 2 && base + 2 == line.ply_count()),
                 steady: self.steady,
                 skew: self.evidence.poll_skew(),
                 promotion: self.pending_promotion(),

@@ -197,10 +197,7 @@ fn write_session(dir: &Path, name: &str, recording: &Recording, truth: &Truth) {
 
 /// Sessions exact per category and mode this commit reaches (1.0 where not named): the
 /// floor kept while the targets (95%, unseen 90%) are worked towards.
-const FLOORS: &[(&str, f64)] = &[
-    ("lively poll", 0.83),
-    ("turned change", 0.83),
-];
+const FLOORS: &[(&str, f64)] = &[("lively poll", 0.83), ("turned change", 0.83)];
 
 #[test]
 fn held_out_sessions_with_lively_hands_are_recognised() {

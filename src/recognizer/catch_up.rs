@@ -83,9 +83,10 @@ impl Recognizer {
     /// proves it. What is left must be a move under way. The cheapest stories become the
     /// lines.
     pub(super) fn catch_up_with_unseen_landings(&mut self, stamp: Stamp) -> bool {
-        // From each line's position, or the one before: its last move may be a landing
-        // read for the wrong piece (the opponent's, just lifted, set down where the
-        // mover's could go). Evidence older than that is gone. The lines behind the
+        // From each line's position, or the one before (two before, where one reading told
+        // the last two plies): its last move may be a landing read for the wrong piece (the
+        // opponent's, just lifted, set down where the mover's could go). Evidence older
+        // than that is gone. The lines behind the
         // likeliest hold the other readings of an earlier piece set down unseen (1... c6
         // or c5), which a later move may tell.
         let mut told: Vec<(u32, usize, usize, Line)> = Vec::new();
@@ -461,8 +462,8 @@ impl Walk<'_> {
     /// A piece the line cannot see moves on with no lift: told only by a square it reaches
     /// reading filled after the previous move's piece left (a capture proven on its victim's
     /// square), as a plain move or capture; it left just before. The square may have
-    /// emptied again since, for a later move (2... exd3 unseen from e4, seen on d3, then
-    /// 3. cxd3). Or it takes and is set down unseen on its victim's square, told only by the
+    /// emptied again since, for a later move (21... exd3 from an unseen e4, seen on d3, then
+    /// 22. cxd3). Or it takes and is set down unseen on its victim's square, told only by the
     /// victim taken off after the previous move's piece left (1... d5 unseen, 5... dxc4 set
     /// down off-centre again): then the step has no landing, and the second value is true.
     /// The square may have filled again since, with a later capture's piece (1. e4 unseen,

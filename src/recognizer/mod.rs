@@ -585,8 +585,8 @@ impl Recognizer {
         {
             return std::mem::take(&mut self.events);
         }
-        // So with a capture guessed a few plies back, and a move it forbids (a pawn pinned
-        // by the capturer the guess put there).
+        // So with a capture guessed a few plies back, or a piece the line has unseen, and a
+        // move it forbids (a pawn pinned by the capturer the guess put there).
         if !placed.is_empty()
             && !lifted.is_empty()
             && self.decide_when_still(stamp, Self::repair_a_guess_forbidding)
@@ -627,8 +627,8 @@ impl Recognizer {
         }
         // The last move's piece gone from where it was read landing, a piece where the line
         // has none, still a second: the moves read since a position two or three plies back
-        // may have been a slide passing (31. Rd3 slid up the file to take on d8, read as
-        // 31. Rd6 and, its victim lifted as it passed d7, 31... Rd7). (Not with nothing
+        // may have been a slide passing (31. Rxd8+ slid up the file from d3, read as 31. Rd6
+        // and, its victim lifted as the rook passed d7, 31... Rd7). (Not with nothing
         // placed: the piece may have been knocked over.)
         let last_landing = self.lines[0]
             .current()

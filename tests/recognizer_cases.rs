@@ -2165,3 +2165,11 @@ fn a_push_unseen_then_pushed_again_read_as_one_is_told_again() {
     let result = expect_game("unseen-push-then-push-again-read-as-one-told-again");
     assert_eq!(time_of(&result, "revise f2f4 f2f3 41:f3"), Some(156_080));
 }
+
+#[test]
+fn a_catch_up_tells_stories_from_the_third_line_too() {
+    // 20... Kg7 off-centre, read as 20... Kf7 with g7 kept third among the lines behind;
+    // 26... Nxe7 to 28. Nf4 go by, some set down unseen: caught up from the g7 line.
+    let result = expect_game("unseen-king-caught-up-on-the-third-line");
+    assert_eq!(time_of(&result, "revise g8f7 g8g7 40:Kg7"), Some(178_500));
+}

@@ -21,7 +21,7 @@ use super::{MAX_LINES, Recognizer};
 /// The most plies a catch-up story tells.
 const MOST_PLIES: usize = 6;
 /// How many lines, the likeliest first, a catch-up tells stories from.
-const CATCH_UP_LINES: usize = 2;
+const CATCH_UP_LINES: usize = 3;
 /// The most pieces it sets down unseen.
 const MOST_UNSEEN: u32 = 3;
 /// How many moves a walk follows before it gives up (for one setting fewer pieces down

@@ -2065,7 +2065,7 @@ fn a_repair_of_the_likeliest_line_keeps_the_lines_behind_it() {
     // 13. Ne5 and repaired onto g5 when it shows. The line with b4 takes the repair too.
     let result = expect_game("unseen-push-kept-behind-through-a-repair");
     assert!(time_of(&result, "revise b2b3 b2b4 17:b4").is_some());
-    assert!(!trace(&result, "move").iter().any(|m| m.contains("b3b4")));
+    assert!(never_traced(&result, "move", "b3b4"));
 }
 
 #[test]
@@ -2110,7 +2110,7 @@ fn a_piece_already_unseen_moving_on_unseen_is_no_half_of_a_pair_of_unseen_landin
     // pawn unseen already: no trace at all) and 4... f6. Once f7 is back, 3... Nf6.
     let result = expect_game("knock-beside-a-landing-is-no-two-unseen-moves");
     assert_eq!(decided_at(&result, "6:Nf6"), Some(18_820));
-    assert!(!trace(&result, "move").iter().any(|m| m.contains("g8h6")));
+    assert!(never_traced(&result, "move", "g8h6"));
 }
 
 #[test]
@@ -2143,11 +2143,7 @@ fn a_slide_past_where_an_unseen_piece_could_go_is_no_move_of_it() {
     // unseen bishop's 51. Bb4, taken back when b4 empties 60 ms on. No ambiguity is told.
     let result = expect_game("slide-past-an-unseen-piece-is-no-move-of-it");
     assert_eq!(time_of(&result, "takeback c5b4 101"), Some(317_460));
-    assert!(
-        trace(&result, "ambiguous")
-            .iter()
-            .all(|told| !told.contains("c5b4"))
-    );
+    assert!(never_traced(&result, "ambiguous", "c5b4"));
 }
 
 #[test]

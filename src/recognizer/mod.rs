@@ -589,7 +589,7 @@ impl Recognizer {
         // move it forbids (a pawn pinned by the capturer the guess put there).
         if !placed.is_empty()
             && !lifted.is_empty()
-            && self.decide_when_still(stamp, Self::repair_a_guess_forbidding)
+            && self.decide_when_still(stamp, Self::repair_what_the_board_forbids)
         {
             return std::mem::take(&mut self.events);
         }

@@ -112,7 +112,7 @@ impl Recognizer {
     /// (10. Bb5 off-centre guessed as 10. Bxe6, then 11... f5 with the f7 pawn pinned by
     /// the bishop the guess put on e6; 26. Nf1 off-centre read as 26. Nb1, straightened on
     /// f1 as 28. axb5 is under way).
-    pub(super) fn repair_a_guess_forbidding(&mut self, stamp: Stamp) -> bool {
+    pub(super) fn repair_what_the_board_forbids(&mut self, stamp: Stamp) -> bool {
         self.repair_landing(stamp, Bitboard::EMPTY, Scope::Forbidding)
     }
 
@@ -419,9 +419,10 @@ impl Recognizer {
         };
         let most_apart = lines.iter().map(apart).min();
         for behind in &self.lines[1..] {
+            let behind_played = behind.moves();
             let same_since = |repair: &&Repair| {
                 behind.ply_count() == n
-                    && behind.moves()[n - repair.back..] == played[n - repair.back..]
+                    && behind_played[n - repair.back..] == played[n - repair.back..]
             };
             let repaired_behind: Vec<Line> = cheapest_found
                 .iter()

@@ -918,7 +918,6 @@ fn decided_at(result: &Replay, ply_san: &str) -> Option<u64> {
         .map(|e| e.t)
 }
 
-/// The log's game exactly, without an `illegal` trace line.
 /// The log's game exactly.
 fn expect_game(name: &str) -> Replay {
     let result = run(name, None);
@@ -2168,4 +2167,14 @@ fn a_catch_up_tells_stories_from_the_third_line_too() {
     // 26... Nxe7 to 28. Nf4 go by, some set down unseen: caught up from the g7 line.
     let result = expect_game("unseen-king-caught-up-on-the-third-line");
     assert_eq!(time_of(&result, "revise g8f7 g8g7 40:Kg7"), Some(178_500));
+}
+
+#[test]
+fn an_unseen_piece_moving_on_long_after_repairs_the_capture_read_for_it() {
+    // 6. a4 and 6... b4 both off-centre, read as 6. a4 bxa4 (the unseen pawn taken).
+    // 31... b3 fills b3 with nothing lifted: the b4 pawn moved on. Still a second, 6...
+    // bxa4 is repaired as 6... b4 and 31... b3 is read.
+    let result = expect_game("unseen-pawn-moved-on-fifty-plies-later-repairs-the-capture-guess");
+    assert_eq!(time_of(&result, "revise b5a4 b5b4 12:b4"), Some(195_720));
+    assert_eq!(decided_at(&result, "62:b3"), Some(195_720));
 }

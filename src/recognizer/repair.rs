@@ -318,13 +318,16 @@ impl Recognizer {
                 for onward in explain(&tail, &ctx) {
                     // Nor does an unseen piece move on unseen: the sensors must see the game
                     // (a piece seen standing there and leaving was seen moving on). The
-                    // guessed capturer's must, onto a square the board shows a piece on.
+                    // guessed capturer's must, onto a square the board shows a piece on; so
+                    // may the piece a move the line forbids proves unseen (6... bxa4 taking
+                    // a pawn unseen was 6... b4 when 31... b3 fills b3, nothing lifted).
                     let onto_appeared = |m: &Move| {
                         m.from() == Some(landing) && (footprint(*m).filled & appeared).any()
                     };
                     let moves_unseen = !seen_then
                         && onward.moves.iter().any(|m| {
-                            m.from() == Some(landing) && !(moved_on_from && onto_appeared(m))
+                            m.from() == Some(landing)
+                                && !((moved_on_from || for_unseen) && onto_appeared(m))
                         });
                     let moved_on_as_told = !moved_on_from || onward.moves.iter().any(onto_appeared);
                     // Nor is it taken there by a capturer set down unseen as well: the

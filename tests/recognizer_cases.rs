@@ -2178,3 +2178,24 @@ fn an_unseen_piece_moving_on_long_after_repairs_the_capture_read_for_it() {
     assert_eq!(time_of(&result, "revise b5a4 b5b4 12:b4"), Some(195_720));
     assert_eq!(decided_at(&result, "62:b3"), Some(195_720));
 }
+
+#[test]
+fn a_repair_taken_by_a_line_behind_plays_only_moves_legal_there() {
+    // Pieces off-centre on f6, f8 and g5: a repair of the likeliest line, taken by a line
+    // behind, once played a move taking a king there, and the replay panicked.
+    let name = "unseen-queen-repaired-on-a-line-behind-never-takes-a-king";
+    let result = run(name, None);
+    let expected = expected_games(name);
+    let read = games(&result);
+    assert_eq!(read.len(), 1);
+    assert_eq!(read[0][..54], expected[0][..54]);
+}
+
+#[test]
+fn a_capture_no_sensor_proved_decided_by_the_reply_is_repaired_as_a_guess() {
+    // 15. c5 off-centre read as 15. cxd5, the reply 15... Bxc5 read as Bc5. 25... d4 lifts
+    // the pawn cxd5 took: the capture is repaired as a guess is.
+    let result =
+        expect_game("unseen-push-read-as-a-capture-with-the-reply-repaired-when-the-victim-moves");
+    assert_eq!(time_of(&result, "revise c4d5 c4c5 29:c5"), Some(159_000));
+}

@@ -2959,6 +2959,12 @@ impl Recognizer {
         advanced.unseen &= !stood_on;
         advanced.unseen |= e.newly_unseen & !stood_on;
         advanced.apply(e.undo, &e.moves, stamp);
+        // A capture no sensor proved is a guess, however it was decided: a repair may find
+        // its piece set down unseen on a quiet square instead.
+        let first = advanced.nodes.len() - e.moves.len();
+        for (j, node) in advanced.nodes[first..].iter_mut().enumerate() {
+            node.was_guessed |= e.unproven_moves & (1 << j) != 0;
+        }
         if let Some(node) = advanced.nodes.last_mut() {
             node.plausibility -= e.doubt;
         }

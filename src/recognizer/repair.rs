@@ -406,6 +406,14 @@ impl Recognizer {
             if repair.stands_unseen() && repaired.current().occupancy.contains(landing) {
                 repaired.unseen |= Bitboard::from_square(landing);
             }
+            // (A line behind differs before the repair: the moves on must be legal there.)
+            let mut position = repaired.current().position.clone();
+            for &m in &repair.onward {
+                if !position.is_legal(m) {
+                    return None;
+                }
+                position.play_unchecked(m);
+            }
             repaired.apply(0, &repair.onward, stamp);
             Some(repaired)
         };

@@ -49,6 +49,9 @@ pub struct Explanation {
     pub latest_proof: Option<Stamp>,
     /// How many captures the sensors could not prove.
     pub unproven: u32,
+    /// Which of `moves` (bit `j` for `moves[j]`) are those captures: guesses, as a capture
+    /// guessed from a still board is.
+    pub unproven_moves: u8,
     /// Sensors this story takes to be dead, beyond those its line already does.
     pub newly_dead: Bitboard,
     /// Squares where this story has a piece its sensor does not see (set down off-centre).
@@ -365,6 +368,7 @@ impl Search<'_, '_> {
 
     fn record(&self, path: &[Move], found: &mut Vec<Explanation>) {
         let mut unproven = 0;
+        let mut unproven_moves = 0u8;
         let mut unseen = 0;
         let mut latest_proof = None;
         let mut out_of_order = 0;
@@ -475,6 +479,7 @@ impl Search<'_, '_> {
                     return;
                 }
                 unproven += 2;
+                unproven_moves |= 1 << index;
                 continue;
             }
             // A victim that arrived in this very story needs an arrival of its own and one
@@ -506,7 +511,10 @@ impl Search<'_, '_> {
                 }
                 Some(_) => {}
                 None if last => return,
-                None => unproven += 1,
+                None => {
+                    unproven += 1;
+                    unproven_moves |= 1 << index;
+                }
             }
         }
         let touched = path
@@ -524,6 +532,7 @@ impl Search<'_, '_> {
                 + OUT_OF_ORDER * out_of_order,
             latest_proof,
             unproven,
+            unproven_moves,
             out_of_order,
             ..Explanation::default()
         });

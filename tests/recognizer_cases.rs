@@ -2199,3 +2199,13 @@ fn a_capture_no_sensor_proved_decided_by_the_reply_is_repaired_as_a_guess() {
         expect_game("unseen-push-read-as-a-capture-with-the-reply-repaired-when-the-victim-moves");
     assert_eq!(time_of(&result, "revise c4d5 c4c5 29:c5"), Some(159_000));
 }
+
+#[test]
+fn a_guess_that_could_have_landed_where_a_piece_appears_is_repaired_before_a_sensor_is_blamed() {
+    // 11... Nh7 off-centre, guessed as 11... Nxe4; straightened, then c6 touched and set
+    // back: the guess is repaired onto h7, with no rook moved off a stuck h8.
+    let result =
+        expect_game("unseen-knight-straightened-beside-a-touch-is-no-rook-off-a-dead-sensor");
+    assert_eq!(time_of(&result, "revise f6e4 f6h7 22:Nh7"), Some(82_740));
+    assert!(never_traced(&result, "move", "h8h7"));
+}

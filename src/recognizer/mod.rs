@@ -1799,6 +1799,14 @@ impl Recognizer {
                     None if in_progress.is_none()
                         && self.guessed_capture_left()
                         && self.repair_with_unseen_landing(stamp) => {}
+                    // So is one that could have come down, unseen, where a piece now
+                    // appears, nothing lifted (22... Nh7 off-centre guessed as Nxe4,
+                    // straightened): no rook moved off a sensor stuck under it.
+                    None if in_progress.is_none()
+                        && self.a_guess_could_have_landed_on(
+                            self.view().extra(self.expected_occupancy()),
+                        )
+                        && self.repair_with_unseen_landing(stamp) => {}
                     None if in_progress.is_none()
                         && (self.explain_with_dead_sensor_or_unseen_piece(stamp)
                             || self.repair_with_unseen_landing(stamp)) => {}

@@ -2209,3 +2209,20 @@ fn a_guess_that_could_have_landed_where_a_piece_appears_is_repaired_before_a_sen
     assert_eq!(time_of(&result, "revise f6e4 f6h7 22:Nh7"), Some(82_740));
     assert!(never_traced(&result, "move", "h8h7"));
 }
+
+#[test]
+fn a_push_is_kept_behind_a_guessed_capture_on_the_line_the_capture_came_from() {
+    // 7. e5 off-centre, guessed as 7. exd5 on the second line: the push stays behind it
+    // there, and 11. Qxd5 tells it.
+    let result = expect_game("unseen-push-kept-behind-the-capture-on-the-line-it-came-from");
+    assert_eq!(time_of(&result, "revise e4d5 e4e5 13:e5"), Some(69_080));
+}
+
+#[test]
+fn a_later_guess_played_again_by_a_repair_stays_a_guess() {
+    // 22... Nd6 and 23... Bb7 off-centre, guessed as Nxe3 and Bxf5. The repair of 22...
+    // plays 23... Bxf5 again, still a guess: the bishop seen on b7 repairs it too.
+    let result = expect_game("unseen-second-guess-survives-the-repair-of-the-first");
+    assert_eq!(time_of(&result, "revise c4e3 c4d6 44:Nd6"), Some(148_760));
+    assert_eq!(time_of(&result, "revise c8f5 c8b7 46:Bb7"), Some(153_660));
+}

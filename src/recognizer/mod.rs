@@ -741,22 +741,30 @@ impl Recognizer {
             // A pawn may as well have been pushed and set down off-centre (a small piece,
             // the likeliest unseen): its push stays behind the captures, for the game to
             // tell (the pawn straightened there, or the victim moving on).
-            let line = &self.lines[0];
-            let set_down_unseen: Vec<(usize, Explanation)> = self
-                .quiet_landings_unread(line, lifted)
+            // (On the likeliest line, and each line a capture was found on.)
+            let mut capturing: Vec<usize> = found.iter().map(|(i, _)| *i).collect();
+            capturing.push(0);
+            capturing.sort_unstable();
+            capturing.dedup();
+            let set_down_unseen: Vec<(usize, Explanation)> = capturing
                 .into_iter()
-                .filter(|m| m.role() == Role::Pawn && !line.blind().contains(m.to()))
-                .map(|m| {
-                    // Less likely than the capture, and kept so while the game shows
-                    // nothing else.
-                    let story = Explanation {
-                        moves: vec![m],
-                        cost: PLY,
-                        newly_unseen: Bitboard::from_square(m.to()),
-                        doubt: UNSEEN_BEHIND_A_CAPTURE,
-                        ..Explanation::default()
-                    };
-                    (0, story)
+                .flat_map(|i| {
+                    let line = &self.lines[i];
+                    self.quiet_landings_unread(line, lifted)
+                        .into_iter()
+                        .filter(|m| m.role() == Role::Pawn && !line.blind().contains(m.to()))
+                        .map(move |m| {
+                            // Less likely than the capture, and kept so while the game shows
+                            // nothing else.
+                            let story = Explanation {
+                                moves: vec![m],
+                                cost: PLY,
+                                newly_unseen: Bitboard::from_square(m.to()),
+                                doubt: UNSEEN_BEHIND_A_CAPTURE,
+                                ..Explanation::default()
+                            };
+                            (i, story)
+                        })
                 })
                 .collect();
             let mut guesses = found;

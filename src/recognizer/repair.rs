@@ -661,7 +661,12 @@ fn replayed(line: &Line, base: usize, repair: &Repair, later: &[Move]) -> Option
         } else {
             return None;
         };
-        tail.play(m, line.nodes[base + 1 + offset].since);
+        let was = &line.nodes[base + 1 + offset];
+        tail.play(m, was.since);
+        // A later move guessed stays a guess, for a repair of its own.
+        if let Some(node) = tail.nodes.last_mut().filter(|_| offset > 0) {
+            node.was_guessed = was.was_guessed;
+        }
     }
     // The square the piece was read landing on, if it no longer stands there, reads again.
     tail.unseen &= tail.current().occupancy;

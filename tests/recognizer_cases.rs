@@ -2226,3 +2226,10 @@ fn a_later_guess_played_again_by_a_repair_stays_a_guess() {
     assert_eq!(time_of(&result, "revise c4e3 c4d6 44:Nd6"), Some(148_760));
     assert_eq!(time_of(&result, "revise c8f5 c8b7 46:Bb7"), Some(153_660));
 }
+
+#[test]
+fn a_capture_of_a_piece_unseen_read_landing_is_decided_as_it_lands() {
+    // 20. fxe4 off-centre, unseen; 22... Qxe4 comes down on e4 and reads: decided then.
+    let result = expect_game("unseen-pawn-taken-by-a-queen-seen-landing-is-read-at-once");
+    assert_eq!(decided_at(&result, "44:Qxe4"), Some(147_480));
+}

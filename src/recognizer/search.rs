@@ -27,6 +27,9 @@ const UNPROVEN_CAPTURE: u32 = 8;
 /// A landing on a square whose sensor is dead is unseen by nature: likelier than a capture
 /// no sensor saw.
 pub const UNSEEN_LANDING: u32 = 3;
+/// A capture seen landing on a piece the line has unseen, never seen taken off: the piece
+/// may have stood elsewhere, so behind a line with the quiet landing, whatever it takes.
+const TAKES_A_PIECE_UNSEEN: i32 = 20;
 /// A move whose piece left before the previous move's piece did is against the order of
 /// play: a story that needs it costs about a ply more (a hidden move before it is likelier).
 const OUT_OF_ORDER: u32 = 11;
@@ -370,6 +373,7 @@ impl Search<'_, '_> {
         let mut unproven = 0;
         let mut unproven_moves = 0u8;
         let mut unseen = 0;
+        let mut took_unseen = 0;
         let mut latest_proof = None;
         let mut out_of_order = 0;
         let mut previous_departure = None;
@@ -453,14 +457,26 @@ impl Search<'_, '_> {
                 }
             }
             let lands = print.landing();
+            // A piece landing where the line has one unseen, read arriving there after it
+            // left, was seen landing (70... Rxa4 of a pawn off-centre on a4), taking it.
+            let seen_onto_unseen: Bitboard = (lands & self.ctx.set_down_unseen & self.ctx.sensed)
+                .into_iter()
+                .filter(|&square| {
+                    evidence
+                        .last_arrival(square, self.since)
+                        .is_some_and(|arrived| departure.is_none_or(|left| arrived > left))
+                })
+                .collect();
+            let lands_unseen = lands & !seen_onto_unseen;
             // A capture of a piece a doubted line has unseen, the capturer unseen too:
             // twice as unlikely as a capture no sensor saw.
             let onto_unseen = print.victim.is_some_and(|victim| {
                 self.ctx.unseen.contains(victim)
                     && !self.ctx.live.contains(victim)
+                    && !seen_onto_unseen.contains(victim)
                     && (lands & !self.ctx.unseen & self.ctx.dead()).is_empty()
             });
-            let unseen_landing = !onto_unseen && !(lands & self.ctx.dead()).is_empty();
+            let unseen_landing = !onto_unseen && !(lands_unseen & self.ctx.dead()).is_empty();
             // A piece lifted over a capturable square (or a dead sensor's) looks exactly like
             // one that landed there; only a later ply shows it really did.
             let last = index + 1 == path.len() && !self.ctx.accept_unproven_last;
@@ -474,6 +490,13 @@ impl Search<'_, '_> {
             let (Some(victim), Some(from)) = (print.victim, m.from()) else {
                 continue;
             };
+            // Its victim never seen taken off, it may as well have stood elsewhere (a pawn
+            // read unseen on d5 that stood on d6, over a dead sensor): as cheap, but less
+            // plausible than a line with the quiet landing.
+            if seen_onto_unseen.contains(victim) {
+                took_unseen += 1;
+                continue;
+            }
             if onto_unseen {
                 if last {
                     return;
@@ -534,6 +557,7 @@ impl Search<'_, '_> {
             unproven,
             unproven_moves,
             out_of_order,
+            doubt: TAKES_A_PIECE_UNSEEN * took_unseen,
             ..Explanation::default()
         });
     }

@@ -1791,10 +1791,10 @@ fn a_piece_of_the_other_side_touched_and_set_back_is_no_second_hand() {
 #[test]
 fn a_piece_unseen_taken_by_a_slid_piece_is_no_piece_straightened() {
     // 14... Bxc5 off-centre; 15. Qxc5 slides c2 over c3 and c4 onto it. c5 reading the queen
-    // is no bishop straightened while the queen, in the hand, could have come down there: the
-    // square stays blind, and 15. Qxc5 is read when Black moves, not 15. Qc4.
+    // is no bishop straightened while the queen, in the hand, could have come down there: it
+    // read arriving after the queen left c2, so 15. Qxc5 is read as it lands, not 15. Qc4.
     let result = expect_game("unseen-victim-taken-by-a-slide");
-    assert_eq!(time_of(&result, "revise c2c4 c2c5 29:Qxc5"), Some(104_040));
+    assert_eq!(time_of(&result, "revise c2c4 c2c5 29:Qxc5"), Some(102_360));
 }
 
 #[test]

@@ -738,9 +738,9 @@ impl Recognizer {
                 .iter()
                 .all(|(i, e)| made_its_capture(&self.lines[*i], e))
         {
-            // A pawn may as well have been pushed and set down off-centre (a small piece,
-            // the likeliest unseen): its push stays behind the captures, for the game to
-            // tell (the pawn straightened there, or the victim moving on).
+            // The piece may as well have been set down off-centre on a quiet square (a pawn
+            // the likeliest, a small piece): those landings stay behind the captures, for the
+            // game to tell (the piece straightened there, or the victim moving on).
             // (On the likeliest line, and each line a capture was found on.)
             let mut capturing: Vec<usize> = found.iter().map(|(i, _)| *i).collect();
             capturing.push(0);
@@ -752,7 +752,7 @@ impl Recognizer {
                     let line = &self.lines[i];
                     self.quiet_landings_unread(line, lifted)
                         .into_iter()
-                        .filter(|m| m.role() == Role::Pawn && !line.blind().contains(m.to()))
+                        .filter(|m| !line.blind().contains(m.to()))
                         .map(move |m| {
                             // Less likely than the capture, and kept so while the game shows
                             // nothing else.
@@ -3314,10 +3314,22 @@ impl Recognizer {
         let all: Vec<Vec<Move>> = self.lines.iter().map(Line::moves).collect();
         let longest = all.iter().map(Vec::len).max().unwrap_or(0);
         let ply = (0..longest).find(|&i| all.iter().any(|m| m.get(i) != all[0].get(i)))?;
+        // A piece other than a pawn kept behind a capture as set down unseen is no choice to
+        // offer, among a dozen squares of its reach, while the capture is the likeliest.
+        let behind_a_capture = all[0].get(ply).is_some_and(|m| m.is_capture());
+        let offered = |(i, line): &(usize, &Line)| {
+            let m = line.nodes.get(ply + 1).and_then(|node| node.last_move);
+            // (Quiet, it was kept so.)
+            *i == 0
+                || !behind_a_capture
+                || m.is_none_or(|m| m.role() == Role::Pawn || m.is_capture())
+        };
         let mut candidates: Vec<Move> = Vec::new();
-        for m in all.iter().filter_map(|moves| moves.get(ply)) {
-            if !candidates.contains(m) {
-                candidates.push(*m);
+        for (i, _) in self.lines.iter().enumerate().filter(offered) {
+            if let Some(&m) = all[i].get(ply)
+                && !candidates.contains(&m)
+            {
+                candidates.push(m);
             }
         }
         Some((ply + 1, candidates))

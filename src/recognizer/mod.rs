@@ -2979,7 +2979,7 @@ impl Recognizer {
         // its piece set down unseen on a quiet square instead.
         let first = advanced.nodes.len() - e.moves.len();
         for (j, node) in advanced.nodes[first..].iter_mut().enumerate() {
-            node.was_guessed |= e.unproven_moves & (1 << j) != 0;
+            node.was_guessed |= e.unproven_at(j);
         }
         if let Some(node) = advanced.nodes.last_mut() {
             node.plausibility -= e.doubt;
@@ -3317,16 +3317,11 @@ impl Recognizer {
         // A piece other than a pawn kept behind a capture as set down unseen is no choice to
         // offer, among a dozen squares of its reach, while the capture is the likeliest.
         let behind_a_capture = all[0].get(ply).is_some_and(|m| m.is_capture());
-        let offered = |(i, line): &(usize, &Line)| {
-            let m = line.nodes.get(ply + 1).and_then(|node| node.last_move);
-            // (Quiet, it was kept so.)
-            *i == 0
-                || !behind_a_capture
-                || m.is_none_or(|m| m.role() == Role::Pawn || m.is_capture())
-        };
+        let offered = |m: &Move| !behind_a_capture || m.role() == Role::Pawn || m.is_capture();
         let mut candidates: Vec<Move> = Vec::new();
-        for (i, _) in self.lines.iter().enumerate().filter(offered) {
-            if let Some(&m) = all[i].get(ply)
+        for (i, moves) in all.iter().enumerate() {
+            if let Some(&m) = moves.get(ply)
+                && (i == 0 || offered(&m))
                 && !candidates.contains(&m)
             {
                 candidates.push(m);

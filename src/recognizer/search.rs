@@ -67,6 +67,19 @@ pub struct Explanation {
     pub doubt: i32,
 }
 
+impl Explanation {
+    /// Whether `moves[j]` is a capture no sensor proved.
+    pub fn unproven_at(&self, j: usize) -> bool {
+        u32::try_from(j)
+            .ok()
+            .and_then(|j| self.unproven_moves.checked_shr(j))
+            .is_some_and(|bits| bits & 1 == 1)
+    }
+}
+
+// `Explanation::unproven_moves` holds a bit per ply searched.
+const _: () = assert!(MAX_PLIES <= u8::BITS as usize);
+
 #[derive(Clone, Copy)]
 pub struct SearchContext<'a> {
     pub sensed: Bitboard,

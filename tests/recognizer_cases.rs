@@ -2244,3 +2244,12 @@ fn a_piece_guessed_taking_keeps_its_quiet_landings_behind() {
     let result = expect_game("unseen-bishop-retreat-kept-behind-its-capture-guess");
     assert_eq!(time_of(&result, "revise a4b5 a4b3 11:Bb3"), Some(84_580));
 }
+
+#[test]
+fn a_line_behind_takes_the_catch_up_story_of_the_likeliest() {
+    // 8. d5 off-centre, guessed as 8. dxe5, d5 kept behind; a catch-up tells 21. f3 unseen,
+    // 22. f4 f5 on both lines, and 23. fxe5 tells 8. d5.
+    let result = expect_game("unseen-push-line-behind-kept-through-a-catch-up");
+    assert_eq!(time_of(&result, "revise d4e5 d4d5 15:d5"), Some(141_900));
+    assert_no_alarm_from(&result, 139_080);
+}

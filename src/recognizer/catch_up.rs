@@ -104,17 +104,38 @@ impl Recognizer {
         let Some(cheapest) = told.iter().map(|(cost, ..)| *cost).min() else {
             return false;
         };
-        let mut lines: Vec<Line> = told
+        let cheapest_told: Vec<(usize, usize, Line)> = told
             .into_iter()
             .filter(|(cost, ..)| *cost == cheapest)
-            .map(|(_, index, base, tail)| {
-                let mut whole = self.lines[index].clone();
-                whole.nodes.truncate(base);
-                whole.nodes.extend(tail.nodes);
+            .map(|(_, index, base, tail)| (index, base, tail))
+            .collect();
+        let mut lines: Vec<Line> = cheapest_told
+            .iter()
+            .map(|(index, base, tail)| {
+                let mut whole = self.lines[*index].clone();
+                whole.nodes.truncate(*base);
+                whole.nodes.extend(tail.nodes.iter().cloned());
                 whole.unseen = tail.unseen;
                 whole
             })
             .collect();
+        // The lines behind, told apart from the likeliest by an earlier piece set down unseen
+        // (8. d5 behind 8. dxe5), take its stories too where they made the same moves since: the
+        // story does not choose between them.
+        let first = &self.lines[0];
+        let played = first.moves();
+        for (_, base, tail) in cheapest_told.iter().filter(|(index, ..)| *index == 0) {
+            for behind in &self.lines[1..] {
+                if behind.ply_count() != first.ply_count()
+                    || behind.moves()[*base..] != played[*base..]
+                {
+                    continue;
+                }
+                if let Some(whole) = told_behind(behind, *base, tail, first.unseen) {
+                    lines.push(whole);
+                }
+            }
+        }
         // Stable: equally likely stories keep the order the hands suggested.
         lines.sort_by_key(|line| std::cmp::Reverse(line.current().plausibility));
         self.now = stamp;
@@ -597,4 +618,21 @@ impl Walk<'_> {
         let landed = landed.unwrap_or(departed);
         Some((unseen.is_empty().then_some(landed), unseen))
     }
+}
+
+/// `tail`, a story told from node `base` of the likeliest line, played on `behind` (which
+/// made the same moves since), if it is legal there; `behind` keeps the pieces it alone
+/// has unseen (`first_unseen`: the likeliest line's).
+fn told_behind(behind: &Line, base: usize, tail: &Line, first_unseen: Bitboard) -> Option<Line> {
+    let mut whole = behind.clone();
+    whole.nodes.truncate(base + 1);
+    for node in &tail.nodes[1..] {
+        let m = node.last_move?;
+        if !whole.current().position.is_legal(m) {
+            return None;
+        }
+        whole.play(m, node.since);
+    }
+    whole.unseen = (tail.unseen | (behind.unseen & !first_unseen)) & whole.current().occupancy;
+    Some(whole)
 }

@@ -2253,3 +2253,12 @@ fn a_line_behind_takes_the_catch_up_story_of_the_likeliest() {
     assert_eq!(time_of(&result, "revise d4e5 d4d5 15:d5"), Some(141_900));
     assert_no_alarm_from(&result, 139_080);
 }
+
+#[test]
+fn a_capture_only_a_line_behind_can_make_is_kept_behind_a_touch() {
+    // 2... c6 and 3. c4 off-centre; 3. c4 read as c3, with c4 on a line behind. 4. cxd5
+    // and 4... cxd5 each show only d5 lifted and set down; only the line behind can take
+    // there. Those captures stay behind the touches, and 5. Nc3 tells them.
+    let result = expect_game("unseen-pawn-behind-takes-with-only-the-victim-touched");
+    assert_eq!(time_of(&result, "revise c2c3 c2c4 5:c4"), Some(28_750));
+}

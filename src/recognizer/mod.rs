@@ -1943,11 +1943,10 @@ impl Recognizer {
     /// tell (a queen on a stuck d1 taking on d5 is read at the recapture Rxd5).
     fn split_on_captures_by_a_blind_piece(&mut self, stamp: Stamp) {
         let captures = self.captures_by_a_blind_piece(&self.lines[0]);
-        if captures.is_empty() {
-            return;
-        }
         // Lines behind, told apart from the first only by where a piece stands unseen (21.
-        // Bd3 or Bb5 unseen), take the capture too, behind: the board may yet tell them.
+        // Bd3 or Bb5 unseen), take their captures too, behind, even where the first line
+        // has none to make (3. c4 read as c3: only c4 can take on d5): the board may yet
+        // tell them.
         let behind: Vec<Line> = (1..self.lines.len())
             .flat_map(|i| {
                 self.captures_by_a_blind_piece(&self.lines[i])
@@ -1960,7 +1959,9 @@ impl Recognizer {
                 line
             })
             .collect();
-        self.keep_beside_the_lines(&captures, false, stamp);
+        if !captures.is_empty() {
+            self.keep_beside_the_lines(&captures, false, stamp);
+        }
         self.keep_behind(behind);
     }
 

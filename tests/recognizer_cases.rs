@@ -2262,3 +2262,12 @@ fn a_capture_only_a_line_behind_can_make_is_kept_behind_a_touch() {
     let result = expect_game("unseen-pawn-behind-takes-with-only-the-victim-touched");
     assert_eq!(time_of(&result, "revise c2c3 c2c4 5:c4"), Some(28_750));
 }
+
+#[test]
+fn a_piece_straightened_as_another_is_touched_keeps_its_line_behind() {
+    // 6... d6 off-centre, read as d5 with d6 behind. d6 is straightened in the poll that
+    // lifts the queen from d8, set back at once: read as 7... Qd6, the line with d6 unseen
+    // stays behind it, and 7... O-O tells it.
+    let result = expect_game("unseen-pawn-straightened-as-the-queen-is-touched");
+    assert_eq!(time_of(&result, "revise d7d5 d7d6 12:d6"), Some(46_750));
+}

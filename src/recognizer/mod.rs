@@ -1650,6 +1650,7 @@ impl Recognizer {
                 if first_under_way {
                     behind.push(self.lines[0].clone());
                 }
+                behind.extend(self.lines_seeing_their_unseen_piece(&found, stamp));
                 self.advance(found, stamp);
                 self.keep_behind(behind);
             }
@@ -2516,6 +2517,38 @@ impl Recognizer {
         self.advance(cheapest, stamp);
         self.keep_behind(behind);
         true
+    }
+
+    /// The lines `found` does not advance that have a piece unseen on a square read filled
+    /// at this reading: that piece straightened, not another piece moved onto it (6... d6
+    /// off-centre, read as d5, then d6 straightened as the queen is touched: no 7... Qd6).
+    /// Kept behind as they stand, for the next readings to tell.
+    fn lines_seeing_their_unseen_piece(
+        &self,
+        found: &[(usize, Explanation)],
+        stamp: Stamp,
+    ) -> Vec<Line> {
+        // Only where the move's piece left in this very reading: a hand that straightened
+        // a piece touched another in the same moment. A move read a reading or more after
+        // its lift is a move (17... Qb5 where a line behind had 15. Qb5 unseen).
+        let lifted_now = found.first().is_some_and(|(_, e)| {
+            e.moves.iter().any(|m| {
+                m.from()
+                    .and_then(|from| self.evidence.last_departure(from, Stamp::default()))
+                    .is_some_and(|left| left.t == stamp.t)
+            })
+        });
+        if !lifted_now {
+            return Vec::new();
+        }
+        let arrived = self
+            .evidence
+            .arrived_at(stamp, self.evidence.is_event_board());
+        (0..self.lines.len())
+            .filter(|&i| found.iter().all(|(j, _)| *j != i))
+            .filter(|&i| (self.lines[i].unseen & arrived).any())
+            .map(|i| self.lines[i].clone())
+            .collect()
     }
 
     /// Lines kept behind the likeliest ones.

@@ -9,6 +9,7 @@ mod catch_up;
 pub mod event;
 mod evidence;
 pub mod health;
+mod hidden_move;
 mod line;
 mod move_cache;
 mod moves;
@@ -1750,10 +1751,19 @@ impl Recognizer {
                 // turns out unseen when it reads). Without events such a capture is a hand
                 // faster than a scan, or one piece read as two landings (49. g4 Qxg4 on the
                 // queen's arrival alone, where 49. g3 came down off-centre).
+                // Moves against the order the hands played them, on a line with a piece
+                // unseen: that piece may have moved on unseen, its move never read (5... d5
+                // from an unseen d6, then 6. Bd3 6... Bd6 read as Bd6 and Bd3). A ply dearer
+                // by the landing it hides, such a story stays beside it.
+                let out_of_turn = story_taken
+                    && found
+                        .iter()
+                        .all(|(i, e)| e.out_of_order > 0 && self.lines[*i].unseen.any());
                 let unseen_doubted = story_taken
                     && found
                         .iter()
-                        .all(|(i, e)| e.unproven > 0 || takes_a_blind_piece(*i, e));
+                        .all(|(i, e)| e.unproven > 0 || takes_a_blind_piece(*i, e))
+                    || out_of_turn;
                 if let Some(rival) = cheapest.filter(|_| sensor_doubted || unseen_doubted) {
                     // (Blaming a sensor for a hand faster than a scan is no likelier.)
                     let mut blind = if sensor_doubted {
@@ -1763,7 +1773,19 @@ impl Recognizer {
                     };
                     blind.retain(|(i, e)| e.cost <= rival && self.let_go_before_the_next(*i, e));
                     if unseen_doubted {
-                        blind.extend(self.unseen_stories_as_cheap_as(rival));
+                        let hidden = if out_of_turn {
+                            search::UNSEEN_LANDING
+                        } else {
+                            0
+                        };
+                        blind.extend(self.unseen_stories_as_cheap_as(rival + hidden));
+                        if out_of_turn {
+                            blind.extend(
+                                self.stories_of_a_hidden_move()
+                                    .into_iter()
+                                    .filter(|(_, e)| e.cost <= rival + hidden),
+                            );
+                        }
                     }
                     if !blind.is_empty() {
                         found.extend(blind);

@@ -2271,3 +2271,20 @@ fn a_piece_straightened_as_another_is_touched_keeps_its_line_behind() {
     let result = expect_game("unseen-pawn-straightened-as-the-queen-is-touched");
     assert_eq!(time_of(&result, "revise d7d5 d7d6 12:d6"), Some(46_750));
 }
+
+#[test]
+fn a_piece_unseen_moved_on_unseen_is_told_when_the_board_is_still() {
+    // 3... d6 off-centre, read as d5, and 5... d5 from d6 set down off-centre again: no
+    // sensor reads it. 6. Bd3 comes out of turn; the still board tells 5... d5.
+    let result = expect_game("unseen-pawn-moves-on-unseen-told-when-the-board-is-still");
+    assert_eq!(time_of(&result, "revise d7d5 d7d6 6:d6"), Some(32_250));
+    assert_no_alarm_from(&result, 32_250);
+}
+
+#[test]
+fn a_piece_unseen_moved_on_unseen_stays_beside_a_reply_read_out_of_turn() {
+    // The same, with 6... Bd6 played within the second: read as Bd6 and Bd3 out of turn,
+    // with 5... d5 moved on unseen beside it; 7. O-O 7... O-O tells it.
+    let result = expect_game("unseen-pawn-moves-on-unseen-and-the-reply-comes-at-once");
+    assert_eq!(time_of(&result, "revise f8d6 d6d5 10:d5"), Some(38_250));
+}

@@ -4,9 +4,18 @@
 use shakmaty::{Bitboard, Position};
 
 use super::Recognizer;
+use super::evidence::Stamp;
 use super::search::{Explanation, PLY, UNSEEN_LANDING, explain};
 
 impl Recognizer {
+    /// The board has stood still, `illegal`: the other player's whole move read out of
+    /// turn, after a move of a piece unseen that no sensor saw (5... d5 from d6, then 6.
+    /// Bd3). True if such a story explains it.
+    pub(super) fn advance_on_a_hidden_move(&mut self, stamp: Stamp) -> bool {
+        let found = self.stories_of_a_hidden_move();
+        self.advance_cheapest(found, stamp)
+    }
+
     /// Stories that begin with such a move on a line with a piece of the side to move
     /// unseen: a quiet move onto a square that reads empty, then what the board shows,
     /// read in the order the hands played it (5... d5 from d6 unseen, then 6. Bd3 6...

@@ -514,6 +514,7 @@ impl Recognizer {
                 .stamp(still_since.saturating_add(self.config.still_ms));
             let _ = self.decide_when_still(stamp, Self::repair_with_unseen_landing)
                 || self.decide_when_still(stamp, Self::reread_recent_moves)
+                || self.decide_when_still(stamp, Self::advance_on_a_hidden_move)
                 || self.decide_when_still(stamp, Self::catch_up_with_unseen_landings)
                 || self.decide_when_still(stamp, Self::moved_from_a_square_refilled);
             return std::mem::take(&mut self.events);

@@ -1,7 +1,7 @@
 //! A move no sensor saw: a piece standing unseen (set down off-centre) moved on and was set
 //! down off-centre again. Nothing reads, and the next moves read out of turn.
 
-use shakmaty::{Bitboard, Position};
+use shakmaty::{Bitboard, Position, Role};
 
 use super::Recognizer;
 use super::evidence::Stamp;
@@ -25,7 +25,9 @@ impl Recognizer {
         let mut found = Vec::new();
         for (i, line) in self.lines.iter().enumerate() {
             let current = line.current();
-            let hidden = current.occupancy & line.unseen & current.position.us();
+            // (A pawn: pieces are set down off-centre far less often, and a piece that may
+            // go anywhere unseen would tell any story.)
+            let hidden = line.unseen & current.position.our(Role::Pawn);
             if hidden.is_empty() {
                 continue;
             }

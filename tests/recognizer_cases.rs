@@ -2158,10 +2158,11 @@ fn a_piece_unseen_straightened_while_a_move_is_under_way_is_repaired_when_still(
 
 #[test]
 fn a_push_unseen_then_pushed_again_read_as_one_is_told_again() {
-    // 21. f3 off-centre, 21... h5, 22. f4: read as 21. f4 h5, told at once. The catch-up
-    // tells from before both, with the f3 pawn it sets down unseen moving on to f4.
+    // 21. f3 off-centre, 21... h5, 22. f4: read as 21. f4 h5, told at once. The push in
+    // two steps around the reply stays behind it, and 22... f5, in turn only there, tells
+    // it. (Before, the catch-up told it eleven seconds later, at 23... Rxe5.)
     let result = expect_game("unseen-push-then-push-again-read-as-one-told-again");
-    assert_eq!(time_of(&result, "revise f2f4 f2f3 41:f3"), Some(156_080));
+    assert_eq!(time_of(&result, "revise f2f4 f2f3 41:f3"), Some(145_360));
 }
 
 #[test]
@@ -2287,4 +2288,12 @@ fn a_piece_unseen_moved_on_unseen_stays_beside_a_reply_read_out_of_turn() {
     // with 5... d5 moved on unseen beside it; 7. O-O 7... O-O tells it.
     let result = expect_game("unseen-pawn-moves-on-unseen-and-the-reply-comes-at-once");
     assert_eq!(time_of(&result, "revise f8d6 d6d5 10:d5"), Some(38_250));
+}
+
+#[test]
+fn a_push_in_two_steps_around_the_reply_stays_behind_a_two_square_push() {
+    // 5. a3 off-centre, 5... b5, 6. a4 from a3: read as 5. a4 b5, the pawn in the air
+    // across the reply. The push in two steps stays behind, and 6... b4 off-centre tells it.
+    let result = expect_game("unseen-pawn-pushed-in-two-around-the-reply");
+    assert_eq!(time_of(&result, "revise a2a4 a2a3 9:a3"), Some(40_020));
 }

@@ -1,10 +1,11 @@
 //! A move no sensor saw: a piece standing unseen (set down off-centre) moved on and was set
 //! down off-centre again. Nothing reads, and the next moves read out of turn.
 
-use shakmaty::{Bitboard, Position, Role};
+use shakmaty::{Bitboard, Move, Position, Role, Square};
 
 use super::Recognizer;
 use super::evidence::Stamp;
+use super::line::Line;
 use super::search::{Explanation, PLY, UNSEEN_LANDING, explain};
 
 impl Recognizer {
@@ -63,5 +64,80 @@ impl Recognizer {
             }
         }
         found
+    }
+
+    /// A pawn's two-square push read with the reply, its landing read after the reply's:
+    /// the pawn may have been pushed one square, off-centre, and on after the reply (9. a3
+    /// unseen, 9... b5, 10. a4, read as 9. a4 b5). That story stays behind, for the next
+    /// moves' turn to tell.
+    pub(super) fn pushes_in_two_around_the_reply(
+        &self,
+        found: &[(usize, Explanation)],
+        stamp: Stamp,
+    ) -> Vec<Line> {
+        // (Each line the story is found on: one kept for an earlier piece unseen elsewhere
+        // keeps it too.)
+        found
+            .iter()
+            .filter_map(|(i, e)| self.push_in_two_around_the_reply(&self.lines[*i], e, stamp))
+            .collect()
+    }
+
+    fn push_in_two_around_the_reply(
+        &self,
+        line: &Line,
+        e: &Explanation,
+        stamp: Stamp,
+    ) -> Option<Line> {
+        if e.undo != 0 {
+            return None;
+        }
+        let since = line.current().since;
+        let landed = |m: &Move| self.evidence.last_arrival(m.to(), since);
+        let j = e.moves.windows(2).position(|pair| {
+            let [push, reply] = pair else {
+                return false;
+            };
+            double_push_middle(*push).is_some()
+                && matches!((landed(push), landed(reply)), (Some(p), Some(r)) if p > r)
+        })?;
+        let push = e.moves[j];
+        let (from, middle) = (push.from()?, double_push_middle(push)?);
+        let step = |from, to| Move::Normal {
+            role: Role::Pawn,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        };
+        let mut moves = e.moves[..j].to_vec();
+        moves.extend([step(from, middle), e.moves[j + 1], step(middle, push.to())]);
+        moves.extend_from_slice(&e.moves[j + 2..]);
+        let mut position = line.current().position.clone();
+        for &m in &moves {
+            if !position.is_legal(m) || !self.expected_allows(line, m) {
+                return None;
+            }
+            position.play_unchecked(m);
+        }
+        let mut told = line.clone();
+        told.apply(0, &moves, stamp);
+        Some(told)
+    }
+}
+
+/// The square a pawn's two-square push passes over.
+fn double_push_middle(m: Move) -> Option<Square> {
+    match m {
+        Move::Normal {
+            role: Role::Pawn,
+            from,
+            to,
+            capture: None,
+            ..
+        } if from.file() == to.file() && from.rank().distance(to.rank()) == 2 => {
+            Some(Square::new((u32::from(from) + u32::from(to)) / 2))
+        }
+        _ => None,
     }
 }

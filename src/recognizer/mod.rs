@@ -1824,7 +1824,9 @@ impl Recognizer {
                     });
                 match cheapest {
                     Some(_) if story_taken || slid_on_to_capture || landed_unseen_before_reply => {
-                        self.advance(found, stamp)
+                        let behind = self.pushes_in_two_around_the_reply(&found, stamp);
+                        self.advance(found, stamp);
+                        self.keep_behind(behind);
                     }
                     // A guessed capture whose square now reads empty (its victim moving on)
                     // is refuted: its repair goes before any sensor is blamed.

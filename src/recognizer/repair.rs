@@ -11,7 +11,7 @@ use super::evidence::PASSING_MS;
 use super::line::Line;
 use super::moves::{footprint, touched_squares};
 use super::search::{IN_PROGRESS, PLY, UNSEEN_LANDING, explain, in_progress_cost};
-use super::{BoardStatus, Recognizer, Stamp};
+use super::{BoardStatus, MAX_LINES, Recognizer, Stamp};
 
 /// How many plies back a move may be found to have ended elsewhere, unseen.
 pub(super) const DEEPEST: usize = 6;
@@ -449,8 +449,13 @@ impl Recognizer {
         if lines.is_empty() {
             return false;
         }
+        // The line as it was stays last: the square that refuted it may read again (a
+        // piece knocked over beside the guess's victim, set back: 4... exd5 guessed, d5
+        // read empty a second as 6... c6 is played, then set back).
+        lines.push(self.lines[0].clone());
         self.lines = lines;
         self.dedupe_lines();
+        self.lines.truncate(MAX_LINES);
         self.report_moves();
         self.refresh_status();
         true

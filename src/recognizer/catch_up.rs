@@ -138,6 +138,8 @@ impl Recognizer {
         }
         // Stable: equally likely stories keep the order the hands suggested.
         lines.sort_by_key(|line| std::cmp::Reverse(line.current().plausibility));
+        // The line as it was stays last, as behind a repair.
+        lines.push(self.lines[0].clone());
         self.now = stamp;
         self.lines = lines;
         self.dedupe_lines();

@@ -2297,3 +2297,20 @@ fn a_push_in_two_steps_around_the_reply_stays_behind_a_two_square_push() {
     let result = expect_game("unseen-pawn-pushed-in-two-around-the-reply");
     assert_eq!(time_of(&result, "revise a2a4 a2a3 9:a3"), Some(40_020));
 }
+
+#[test]
+fn a_catch_up_refuted_by_a_knocked_piece_set_back_returns_to_the_line_it_replaced() {
+    // 22... fxe6 with the queen on e7 knocked over: a catch-up reads 22... f5 unseen, 23.
+    // Bxf5 Qe6. The queen set back on e7 refutes it; the line it replaced reads the board.
+    let result = expect_game("knock-beside-a-capture-caught-up-then-set-back");
+    assert_eq!(time_of(&result, "revise f7f5 f7e6 44:fxe6"), Some(155_120));
+}
+
+#[test]
+fn a_repair_refuted_by_the_next_reading_returns_to_the_line_it_repaired() {
+    // 45... g5 off-centre; a repair reads 45... g6 and 48... Kg5 as 49. Rg8 is played. The
+    // king read on e6 refutes it; the line it repaired reads the board, with no alarm.
+    let result = expect_game("unseen-repair-refuted-returns-to-the-line-it-repaired");
+    assert_eq!(time_of(&result, "revise g7g6 g7g5 90:g5"), Some(304_200));
+    assert_no_alarm_from(&result, 302_460);
+}

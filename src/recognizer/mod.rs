@@ -1928,6 +1928,13 @@ impl Recognizer {
         a_capture: bool,
     ) {
         self.now = stamp;
+        // The likeliest line, if the guess drops it, stays last: a piece of it knocked
+        // over while the board stood still may be set back (exd5 guessed, then d5 read
+        // empty a second, guessed as another line's d5 pawn taking on c6, and set back).
+        let dropped = found
+            .iter()
+            .all(|(i, _)| *i != 0)
+            .then(|| self.lines[0].clone());
         self.advance(found, stamp);
         for line in &mut self.lines {
             if let Some(node) = line.nodes.last_mut() {
@@ -1935,6 +1942,7 @@ impl Recognizer {
                 node.was_guessed |= a_capture;
             }
         }
+        self.keep_behind(dropped.into_iter().collect());
         self.decided_still_at = Some(self.now);
     }
 

@@ -139,7 +139,7 @@ impl Recognizer {
         // Stable: equally likely stories keep the order the hands suggested.
         lines.sort_by_key(|line| std::cmp::Reverse(line.current().plausibility));
         // The line as it was stays last, as behind a repair.
-        lines.push(self.lines[0].clone());
+        lines.push(self.lines[0].refuted_copy());
         self.now = stamp;
         self.lines = lines;
         self.dedupe_lines();
@@ -204,6 +204,7 @@ impl Recognizer {
             dead: line.dead,
             pinned: 0,
             unseen: line.unseen & node.occupancy,
+            refuted: false,
         };
         let mut told = Vec::new();
         for story in walk.stories {

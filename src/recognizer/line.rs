@@ -67,6 +67,9 @@ pub struct Line {
     /// Squares where this hypothesis has a piece its sensor does not see (set down
     /// off-centre), until the square reads occupied or the piece moves on.
     pub unseen: Bitboard,
+    /// Dropped by a reading that refuted it and kept last, as it was, in case that reading
+    /// passes (a piece knocked over, set back): no choice to offer while it stands so.
+    pub refuted: bool,
 }
 
 /// Room for the plies a story plays on a line just copied, so they do not copy the whole
@@ -82,6 +85,7 @@ impl Clone for Line {
             dead: self.dead,
             pinned: self.pinned,
             unseen: self.unseen,
+            refuted: self.refuted,
         }
     }
 }
@@ -93,6 +97,7 @@ impl Line {
             dead: Bitboard::EMPTY,
             pinned: 0,
             unseen: Bitboard::EMPTY,
+            refuted: false,
         }
     }
 
@@ -120,6 +125,14 @@ impl Line {
             2
         } else {
             1
+        }
+    }
+
+    /// This line, kept last as it was after a reading refuted it.
+    pub fn refuted_copy(&self) -> Self {
+        Self {
+            refuted: true,
+            ..self.clone()
         }
     }
 

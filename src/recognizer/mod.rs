@@ -1928,21 +1928,14 @@ impl Recognizer {
         a_capture: bool,
     ) {
         self.now = stamp;
-        // The likeliest line, if the guess drops it, stays last: a piece of it knocked
-        // over while the board stood still may be set back (exd5 guessed, then d5 read
-        // empty a second, guessed as another line's d5 pawn taking on c6, and set back).
-        let dropped = found
-            .iter()
-            .all(|(i, _)| *i != 0)
-            .then(|| self.lines[0].clone());
         self.advance(found, stamp);
+        // (Not the likeliest line the guess dropped, kept last as it was.)
         for line in &mut self.lines {
-            if let Some(node) = line.nodes.last_mut() {
+            if let Some(node) = line.nodes.last_mut().filter(|node| node.since == stamp) {
                 node.guessed = true;
                 node.was_guessed |= a_capture;
             }
         }
-        self.keep_behind(dropped.into_iter().collect());
         self.decided_still_at = Some(self.now);
     }
 
@@ -2974,6 +2967,13 @@ impl Recognizer {
             _ => Bitboard::EMPTY,
         };
         self.before_a_flicker = fresh.any().then(|| (fresh, stamp, self.lines.clone()));
+        // The likeliest line, if the story drops it, stays last: the reading that refuted
+        // it may pass (a piece knocked over and set back: 4... exd5 guessed, d5 read empty
+        // a second beside 6... c6, guessed as another line's 7. dxc6, then set back).
+        let dropped = found
+            .iter()
+            .all(|(i, _)| *i != 0)
+            .then(|| self.lines[0].refuted_copy());
         let mut next: Vec<(bool, i32, Line)> = found
             .into_iter()
             .map(|(i, e)| self.advanced(i, e, stamp))
@@ -2983,6 +2983,7 @@ impl Recognizer {
             (!*proven_blind, std::cmp::Reverse(*plausibility))
         });
         self.lines = next.into_iter().map(|(_, _, line)| line).collect();
+        self.lines.extend(dropped);
         self.dedupe_lines();
         self.lines.truncate(MAX_LINES);
         let promoted = self.lines[0]
@@ -3024,6 +3025,7 @@ impl Recognizer {
     /// is.
     fn advanced(&self, i: usize, e: Explanation, stamp: Stamp) -> (bool, i32, Line) {
         let mut advanced = self.lines[i].clone();
+        advanced.refuted = false;
         let stood_on = self.never_read_under_a_piece(&advanced, e.undo, e.newly_unseen);
         // A square taken for blind where a piece already stood unread is a sensor
         // proven stuck: that story goes before stories blaming a square with no
@@ -3378,7 +3380,16 @@ impl Recognizer {
         if self.lines.len() < 2 {
             return None;
         }
-        let all: Vec<Vec<Move>> = self.lines.iter().map(Line::moves).collect();
+        let all: Vec<Vec<Move>> = self
+            .lines
+            .iter()
+            .enumerate()
+            .filter(|(i, line)| *i == 0 || !line.refuted)
+            .map(|(_, line)| line.moves())
+            .collect();
+        if all.len() < 2 {
+            return None;
+        }
         let longest = all.iter().map(Vec::len).max().unwrap_or(0);
         let ply = (0..longest).find(|&i| all.iter().any(|m| m.get(i) != all[0].get(i)))?;
         // A piece other than a pawn kept behind a capture as set down unseen is no choice to

@@ -452,7 +452,7 @@ impl Recognizer {
         // The line as it was stays last: the square that refuted it may read again (a
         // piece knocked over beside the guess's victim, set back: 4... exd5 guessed, d5
         // read empty a second as 6... c6 is played, then set back).
-        lines.push(self.lines[0].clone());
+        lines.push(self.lines[0].refuted_copy());
         self.lines = lines;
         self.dedupe_lines();
         self.lines.truncate(MAX_LINES);
@@ -558,6 +558,7 @@ impl Recognizer {
                 dead: line.dead,
                 pinned: 0,
                 unseen: line.unseen,
+                refuted: false,
             };
             for story in explain(&base, &ctx) {
                 let cost = REPAIR + PLY * back as u32 + story.cost;
@@ -646,6 +647,7 @@ fn replayed(line: &Line, base: usize, repair: &Repair, later: &[Move]) -> Option
         dead: line.dead,
         pinned: 0,
         unseen: line.unseen,
+        refuted: false,
     };
     for (offset, &m) in std::iter::once(&repair.alternative)
         .chain(later)

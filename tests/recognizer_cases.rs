@@ -2324,3 +2324,11 @@ fn a_still_board_guess_refuted_by_a_knocked_piece_set_back_returns_to_the_line_i
     let result = expect_game("knock-beside-a-guessed-capture-set-back-after-a-still-second");
     assert_eq!(time_of(&result, "revise e6e5 e6d5 8:exd5"), Some(39_260));
 }
+
+#[test]
+fn a_story_refuted_by_the_next_move_returns_to_the_line_it_dropped() {
+    // At 20. Rad1 a three-ply story rewrites 15... Ngxe5 and 17. Bh3; the line it dropped
+    // stays last, and 20... Qc7, read only there, brings it back at once.
+    let result = expect_game("story-refuted-by-the-next-move-returns-to-the-line-it-dropped");
+    assert_eq!(time_of(&result, "revise f4e6 b8c7 40:Qc7"), Some(127_040));
+}

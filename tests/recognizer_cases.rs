@@ -2319,10 +2319,10 @@ fn a_repair_refuted_by_the_next_reading_returns_to_the_line_it_repaired() {
 fn a_still_board_guess_refuted_by_a_knocked_piece_set_back_returns_to_the_line_it_dropped() {
     // 4... exd5 guessed (fast hands); d5 knocked over a second beside 6... c6, and a still
     // board guesses 7. dxc6 on the line with 4... e5. d5 set back reads the dropped line,
-    // kept last; it goes first at the next move, 7. Bd3 (shown 2.5 s late: the line behind
-    // that reads a still board is not put first at once, which lost 68 sessions).
+    // kept last, refuted: it goes first at once. (Any line behind that reads the board put
+    // first at once lost 68 sessions; a refuted one alone, none.)
     let result = expect_game("knock-beside-a-guessed-capture-set-back-after-a-still-second");
-    assert_eq!(time_of(&result, "revise e6e5 e6d5 8:exd5"), Some(39_260));
+    assert_eq!(time_of(&result, "revise e6e5 e6d5 8:exd5"), Some(36_800));
 }
 
 #[test]

@@ -1622,7 +1622,16 @@ impl Recognizer {
                 if !self.repair_guess_seen_moving_on(stamp)
                     && !self.capture_past_a_knocked_piece(stamp)
                 {
-                    self.follow_the_board_behind(&found, stamp);
+                    // A line kept refuted reads the board again, the likeliest not: the
+                    // reading that refuted it has passed (a knocked piece set back).
+                    if found.iter().all(|(i, _)| *i > 0 && self.lines[*i].refuted)
+                        && self.promote_line_reading_the_board(&found)
+                    {
+                        self.lines[0].refuted = false;
+                        self.report_moves();
+                    } else {
+                        self.follow_the_board_behind(&found, stamp);
+                    }
                     self.settle_guessed_capture();
                     if let Some(castle) = self.castled_in_place() {
                         self.split_on_castle_in_place(castle, stamp);

@@ -67,8 +67,8 @@ impl Recognizer {
     }
 
     /// A pawn's two-square push read with the reply, its landing read after the reply's:
-    /// the pawn may have been pushed one square, off-centre, and on after the reply (9. a3
-    /// unseen, 9... b5, 10. a4, read as 9. a4 b5). That story stays behind, for the next
+    /// the pawn may have been pushed one square, off-centre, and on after the reply (5. a3
+    /// unseen, 5... b5, 6. a4, read as 5. a4 b5). That story stays behind, for the next
     /// moves' turn to tell.
     pub(super) fn pushes_in_two_around_the_reply(
         &self,

@@ -1753,14 +1753,6 @@ impl Recognizer {
                             || e.out_of_order > 0
                             || takes_a_blind_piece(*i, e)
                     });
-                // A capture no sensor saw, on any board: the piece may as well have come
-                // down off-centre, on any empty square of its reach, one that has read
-                // before too (where no dead sensor can hide: a queen set down unseen on c1,
-                // a square its bishop left, is no stuck c5). Those stories become lines too,
-                // behind the dead sensors' (the same square kept once, as a dead sensor that
-                // turns out unseen when it reads). Without events such a capture is a hand
-                // faster than a scan, or one piece read as two landings (49. g4 Qxg4 on the
-                // queen's arrival alone, where 49. g3 came down off-centre).
                 // Moves against the order the hands played them, on a line with a piece
                 // unseen: that piece may have moved on unseen, its move never read (5... d5
                 // from an unseen d6, then 6. Bd3 6... Bd6 read as Bd6 and Bd3). A ply dearer
@@ -1769,6 +1761,14 @@ impl Recognizer {
                     && found
                         .iter()
                         .all(|(i, e)| e.out_of_order > 0 && self.lines[*i].unseen.any());
+                // A capture no sensor saw, on any board: the piece may as well have come
+                // down off-centre, on any empty square of its reach, one that has read
+                // before too (where no dead sensor can hide: a queen set down unseen on c1,
+                // a square its bishop left, is no stuck c5). Those stories become lines too,
+                // behind the dead sensors' (the same square kept once, as a dead sensor that
+                // turns out unseen when it reads). Without events such a capture is a hand
+                // faster than a scan, or one piece read as two landings (49. g4 Qxg4 on the
+                // queen's arrival alone, where 49. g3 came down off-centre).
                 let unseen_doubted = story_taken
                     && found
                         .iter()

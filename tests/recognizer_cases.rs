@@ -2149,11 +2149,36 @@ fn a_slide_past_where_an_unseen_piece_could_go_is_no_move_of_it() {
 }
 
 #[test]
+fn a_piece_unseen_whose_square_the_reply_lands_on_was_set_down() {
+    // 13. Bh4 off-centre, 13... g5 onto the square the bishop left, then 14. g4: no 14. g4
+    // beside a g6 pawn held since before White moved (every later move was lost). White's
+    // hand free again proves the bishop set down; h4 straightened tells its square.
+    let result = expect_game("unseen-bishop-then-the-reply-onto-its-square");
+    assert_eq!(time_of(&result, "move g2g4 15:g4"), Some(49_750));
+    assert_eq!(time_of(&result, "revise g5f4 g5h4 13:Bh4"), Some(51_750));
+}
+
+#[test]
+fn a_game_stuck_on_a_choice_a_few_plies_back_is_told_again_from_there() {
+    // 29. Qc2 off-centre as Black touched e6, read as 29. Qxe6; the queen moves on to d2
+    // three moves later and nothing explains the board. Illegal and still for longer than
+    // a knocked piece lies: the game is told again from four plies back, the move under
+    // way beyond the story at once.
+    let result = expect_game("stuck-on-a-capture-read-for-a-touch");
+    assert_eq!(time_of(&result, "revise c6e6 c6c2 57:Qc2+"), Some(207_250));
+    assert_eq!(time_of(&result, "move f3g1 63:Ng1"), Some(207_250));
+}
+
+#[test]
 fn a_piece_unseen_straightened_while_a_move_is_under_way_is_repaired_when_still() {
     // 26. Nf1 off-centre, read as 26. Nb1; straightened on f1 as 28. axb5 is under way.
-    // Still a second with a4 lifted and f1 placed: 26. Nf1.
+    // 26... d2 landed where the knight left, and 27. Rd1 is White's hand free again: the
+    // knight was set down unseen, read at once (not a d3 pawn held since before White's
+    // move), its other squares behind. Read on f1 the moment it is straightened.
     let result = expect_game("unseen-knight-straightened-while-a-move-is-under-way");
-    assert_eq!(time_of(&result, "revise d2b1 d2f1 51:Nf1"), Some(171_750));
+    assert_eq!(time_of(&result, "unseen b1"), Some(163_750));
+    assert_eq!(time_of(&result, "revise d2b1 d2f1 51:Nf1"), Some(168_500));
+    assert!(trace(&result, "illegal").is_empty());
 }
 
 #[test]

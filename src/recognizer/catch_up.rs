@@ -8,7 +8,7 @@
 
 use shakmaty::{Bitboard, Chess, Move, Position, Role};
 
-use super::evidence::{Evidence, STRADDLE_MS, Stamp};
+use super::evidence::{Evidence, PASSING_MS, STRADDLE_MS, Stamp};
 use super::line::Line;
 use super::moves::{
     footprint, may_straddle, occupancy_after, promotion_role, slide_way, touched_squares,
@@ -16,10 +16,15 @@ use super::moves::{
 use super::search::{
     IN_PROGRESS, PLY, POLL_SKEW_MS, REVISION_COST, Sensed, UNSEEN_LANDING, in_progress_cost,
 };
-use super::{MAX_LINES, Recognizer};
+use super::{BoardStatus, MAX_LINES, Recognizer};
 
 /// The most plies a catch-up story tells.
 const MOST_PLIES: usize = 6;
+/// How long a board reads illegal before the game is taken to be stuck: longer than a
+/// piece knocked over lies before it is set back.
+const STUCK_MS: crate::reading::Millis = 4_000;
+/// The most plies back a game stuck is told again from (and the evidence kept for it).
+pub(super) const DEEPEST_BACK: usize = 4;
 /// How many lines, the likeliest first, a catch-up tells stories from.
 const CATCH_UP_LINES: usize = 3;
 /// The most pieces it sets down unseen.
@@ -27,6 +32,8 @@ const MOST_UNSEEN: u32 = 3;
 /// How many moves a walk follows before it gives up (for one setting fewer pieces down
 /// unseen): a bound on a still board's work.
 const MOST_MOVES_TRIED: usize = 1000;
+/// The same, for a story told from further back: rarer, and the game stuck without it.
+const MOST_MOVES_TRIED_FURTHER_BACK: usize = 8000;
 /// The most squares a hand may have left for a story to be told.
 const MOST_LIFTS: usize = MOST_PLIES + 2;
 
@@ -72,6 +79,8 @@ struct Walk<'a> {
     promotion: Role,
     /// The most pieces a story of this walk sets down unseen (or where the line sees nothing).
     most_unseen: u32,
+    /// How many moves it follows before it gives up.
+    most_tried: usize,
     tried: usize,
     stories: Vec<Story>,
 }
@@ -85,22 +94,81 @@ impl Recognizer {
     pub(super) fn catch_up_with_unseen_landings(&mut self, stamp: Stamp) -> bool {
         // From each line's position, or the one before (two before, where one reading told
         // the last two plies): its last move may be a landing read for the wrong piece (the
-        // opponent's, just lifted, set down where the mover's could go). Evidence older
-        // than that is gone. The lines behind the
-        // likeliest hold the other readings of an earlier piece set down unseen (1... c6
+        // opponent's, just lifted, set down where the mover's could go). The lines behind
+        // the likeliest hold the other readings of an earlier piece set down unseen (1... c6
         // or c5), which a later move may tell.
         let mut told: Vec<(u32, usize, usize, Line)> = Vec::new();
         for (index, line) in self.lines.iter().enumerate().take(CATCH_UP_LINES) {
-            let n = line.ply_count();
             // (A line behind from its own position only: a bound on a still board's work.)
             let most_back = if index == 0 { line.plies_open() } else { 0 };
-            for back in 0..=most_back.min(n.saturating_sub(line.pinned)) {
-                let base = n - back;
-                for (cost, tail) in self.stories_from(line, base) {
-                    told.push((cost + REVISION_COST * back as u32, index, base, tail));
-                }
+            told.extend(self.stories_back(index, 0..=most_back, false));
+        }
+        self.take_the_cheapest_stories(told, stamp)
+    }
+
+    /// Nothing explains the still board, not even a catch-up: a choice made a few plies
+    /// ago may have been wrong (57. Qxe6 read for a queen set down unseen on c2 as the
+    /// other player touched e6), and the game stuck on it ever since. The likeliest line is
+    /// told again from further back, by the pieces lifted since then as the evidence kept
+    /// remembers them, each ply back a revision dearer.
+    pub(super) fn catch_up_from_further_back(&mut self, stamp: Stamp) -> bool {
+        // Only where a piece reads on a square the line has empty, now and after any move:
+        // a piece knocked over beside a move, not yet set back, leaves one missing, never
+        // one more.
+        // And only once the board has read so for longer than a knocked piece lies: the
+        // game went on over it.
+        let stuck = self
+            .illegal_since
+            .is_some_and(|since| stamp.t >= since.saturating_add(STUCK_MS));
+        if !stuck {
+            return false;
+        }
+        let view = self.view();
+        let current = self.lines[0].current();
+        let one_too_many = !view.extra(current.occupancy).is_empty()
+            && current
+                .legal_moves()
+                .iter()
+                .all(|(_, after)| !view.extra(*after).is_empty());
+        if !one_too_many {
+            return false;
+        }
+        let nearest = self.lines[0].plies_open() + 1;
+        let history = self.evidence.with_history();
+        let recent = std::mem::replace(&mut self.evidence, history);
+        let told = self.stories_back(0, nearest..=DEEPEST_BACK, true);
+        self.evidence = recent;
+        self.take_the_cheapest_stories(told, stamp)
+    }
+
+    /// The stories told on line `index` from each node `back` plies before its position,
+    /// with their costs, lines and bases. Evidence older than the base is needed.
+    fn stories_back(
+        &self,
+        index: usize,
+        back: std::ops::RangeInclusive<usize>,
+        further_back: bool,
+    ) -> Vec<(u32, usize, usize, Line)> {
+        let line = &self.lines[index];
+        let n = line.ply_count();
+        let most_back = (*back.end()).min(n.saturating_sub(line.pinned));
+        let mut told = Vec::new();
+        for back in *back.start()..=most_back {
+            let base = n - back;
+            for (cost, tail) in self.stories_from(line, base, further_back) {
+                told.push((cost + REVISION_COST * back as u32, index, base, tail));
             }
         }
+        told
+    }
+
+    /// The cheapest of the stories `told` become the lines, the likeliest line kept last
+    /// as refuted. False if none was told.
+    fn take_the_cheapest_stories(
+        &mut self,
+        told: Vec<(u32, usize, usize, Line)>,
+        stamp: Stamp,
+    ) -> bool {
         let Some(cheapest) = told.iter().map(|(cost, ..)| *cost).min() else {
             return false;
         };
@@ -146,12 +214,22 @@ impl Recognizer {
         self.lines.truncate(MAX_LINES);
         self.report_moves();
         self.refresh_status();
+        // A whole move left under way beyond the story's last (the next ply's piece already
+        // set down) is read now, not at the next reading.
+        if !matches!(self.read_status, BoardStatus::Settled) {
+            self.explain_reading(stamp);
+        }
         true
     }
 
     /// The stories told from node `base` of the likeliest line, with their costs, each as a
     /// line of its own from that node.
-    fn stories_from(&self, line: &Line, base: usize) -> Vec<(u32, Line)> {
+    fn stories_from(&self, line: &Line, base: usize, further_back: bool) -> Vec<(u32, Line)> {
+        let most_tried = if further_back {
+            MOST_MOVES_TRIED_FURTHER_BACK
+        } else {
+            MOST_MOVES_TRIED
+        };
         let node = &line.nodes[base];
         let view = self.view_of(line);
         let live = view.live & !line.blind();
@@ -176,12 +254,16 @@ impl Recognizer {
                 blind_pieces: node.occupancy & line.blind(),
                 // (Nor where it tells again one of two plies told at once: the first may
                 // have been a piece set down unseen short of its square, and moved on.)
+                // (A story from further back tells several moves again: its pieces set down
+                // unseen move on as any.)
                 unseen_move_on: base == line.ply_count()
-                    || (line.plies_open() == 2 && base + 2 == line.ply_count()),
+                    || (line.plies_open() == 2 && base + 2 == line.ply_count())
+                    || base + line.plies_open() < line.ply_count(),
                 steady: self.steady,
                 skew: self.evidence.poll_skew(),
                 promotion: self.pending_promotion(),
                 most_unseen,
+                most_tried,
                 tried: 0,
                 stories: Vec::new(),
             };
@@ -194,7 +276,7 @@ impl Recognizer {
                 0,
                 Bitboard::EMPTY,
             );
-            (walk.tried <= MOST_MOVES_TRIED).then_some(walk)
+            (walk.tried <= most_tried).then_some(walk)
         }) else {
             return Vec::new();
         };
@@ -212,7 +294,7 @@ impl Recognizer {
                 continue;
             }
             let caught_up = told_on(&tail, &story);
-            if !self.all_lifts_told(&story, &caught_up, departed, view) {
+            if !self.all_lifts_told(&story, &caught_up, departed, view, further_back) {
                 continue;
             }
             let believed = view.live & !caught_up.blind();
@@ -247,6 +329,7 @@ impl Recognizer {
         caught_up: &Line,
         departed: Bitboard,
         view: Sensed,
+        further_back: bool,
     ) -> bool {
         let told = story
             .steps
@@ -257,7 +340,19 @@ impl Recognizer {
         let last_began = story.steps.last().map(|step| step.departed);
         let since = caught_up.nodes[0].since;
         // A square with no piece before the story, after it or now: passed over, no lift.
-        let passed = !caught_up.nodes[0].occupancy & !caught_up.current().occupancy & !self.sensed;
+        // Told from further back, not one a piece stood on alone a while, and left: one set
+        // down unseen there and straightened, then moved on (57. Qc2 off-centre, centred,
+        // then 61. Qd2), which the story must tell.
+        let passed =
+            (!caught_up.nodes[0].occupancy & !caught_up.current().occupancy & !self.sensed)
+                .into_iter()
+                .filter(|&square| {
+                    !further_back
+                        || !self
+                            .evidence
+                            .stood_alone_and_left(square, since, PASSING_MS)
+                })
+                .collect::<Bitboard>();
         (departed & !told & !passed).into_iter().all(|square| {
             set_back.contains(square)
                 || (in_the_air.contains(square)
@@ -375,7 +470,7 @@ impl Walk<'_> {
             };
             for (step, set_down_unseen) in steps.into_iter().flatten() {
                 self.tried += 1;
-                if self.tried > MOST_MOVES_TRIED {
+                if self.tried > self.most_tried {
                     return;
                 }
                 let (landed, newly_unseen) = match step.landed {

@@ -43,6 +43,9 @@ const MAX_POLL_SKEW_MS: Millis = 500;
 #[derive(Clone, Debug)]
 pub struct Evidence {
     entries: VecDeque<Entry>,
+    /// Entries forgotten, kept a while longer for a story told from further back: a game
+    /// stuck on a choice made a few plies ago (`with_history`).
+    history: VecDeque<Entry>,
     seq: u64,
     /// Once a board has sent lift/place events, sensor-only arrivals are not trusted as proof.
     event_board: bool,
@@ -57,6 +60,7 @@ impl Evidence {
     pub fn new(min_vacancy_ms: Millis) -> Self {
         Self {
             entries: VecDeque::new(),
+            history: VecDeque::new(),
             seq: 0,
             event_board: false,
             min_vacancy_ms,
@@ -114,11 +118,27 @@ impl Evidence {
         self.entries.push_back(Entry { stamp, observation });
     }
 
-    /// Forgets what happened before `stamp`.
-    pub fn forget_before(&mut self, stamp: Stamp) {
-        while self.entries.front().is_some_and(|e| e.stamp < stamp) {
+    /// Forgets what happened before `stamp`, keeping it in the history from `kept_from`.
+    pub fn forget_before(&mut self, stamp: Stamp, kept_from: Stamp) {
+        while let Some(entry) = self.entries.front().copied().filter(|e| e.stamp < stamp) {
             self.entries.pop_front();
+            if self.history.len() >= MAX_ENTRIES {
+                self.history.pop_front();
+            }
+            self.history.push_back(entry);
         }
+        while self.history.front().is_some_and(|e| e.stamp < kept_from) {
+            self.history.pop_front();
+        }
+    }
+
+    /// This evidence with its history: what happened since `kept_from` of the last
+    /// `forget_before`.
+    pub fn with_history(&self) -> Self {
+        let mut whole = self.clone();
+        whole.history.clear();
+        whole.entries = self.history.iter().chain(&self.entries).copied().collect();
+        whole
     }
 
     /// How long before the reading of `stamp` the board last told a change: a scanning

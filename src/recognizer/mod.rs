@@ -516,7 +516,8 @@ impl Recognizer {
                 || self.decide_when_still(stamp, Self::reread_recent_moves)
                 || self.decide_when_still(stamp, Self::advance_on_a_hidden_move)
                 || self.decide_when_still(stamp, Self::catch_up_with_unseen_landings)
-                || self.decide_when_still(stamp, Self::moved_from_a_square_refilled);
+                || self.decide_when_still(stamp, Self::moved_from_a_square_refilled)
+                || self.decide_when_still(stamp, Self::catch_up_from_further_back);
             return std::mem::take(&mut self.events);
         }
         let lifted = self.view().missing(self.expected_occupancy());
@@ -1704,6 +1705,10 @@ impl Recognizer {
                         .first()
                         .is_some_and(|(i, e)| *i == 0 && self.allows(e.moves[0]))
                     {
+                        if self.unseen_landing_before_the_reply(&finished, in_progress, stamp) {
+                            self.refresh_status();
+                            return;
+                        }
                         let behind = self.landings_for_the_other_hand(&finished, stamp);
                         self.advance(finished, stamp);
                         self.keep_behind(behind);
@@ -2696,6 +2701,34 @@ impl Recognizer {
         })
     }
 
+    /// A move `finished` beside the other player's piece in the air; but the mover lifted a
+    /// piece before that one went up, and its square was filled by the reply: the first
+    /// piece was set down unseen, the other player replied onto its square, and this is the
+    /// mover's next move (13. Bh4 off-centre, 13... g5, 14. g4 is no 13. g4 beside a g6
+    /// pawn held since before White moved). The stories proven so come first, the move
+    /// beside a piece in the air stays behind. False if there is none.
+    fn unseen_landing_before_the_reply(
+        &mut self,
+        finished: &[(usize, Explanation)],
+        in_progress: Option<u32>,
+        stamp: Stamp,
+    ) -> bool {
+        if !self.mover_lifted_twice_around_a_reply() {
+            return false;
+        }
+        let stories = self.unseen_piece_stories(in_progress);
+        if stories.is_empty() {
+            return false;
+        }
+        let behind: Vec<Line> = finished
+            .iter()
+            .map(|(i, e)| self.advanced(*i, e.clone(), stamp).2)
+            .collect();
+        self.advance_cheapest_keeping_a_ply_dearer(stories, stamp);
+        self.keep_behind(behind);
+        true
+    }
+
     /// Since the last move the side to move has lifted two pieces and the other side one, as
     /// an unseen landing, its reply and the next move would: a cheap look before a search.
     /// A piece of the side to move that the line cannot see (set down unseen before, or on
@@ -3103,8 +3136,10 @@ impl Recognizer {
             .iter()
             .map(|l| l.nodes[l.ply_count().saturating_sub(l.plies_open())].since)
             .min();
+        let first = &self.lines[0];
+        let kept_from = first.nodes[first.ply_count().saturating_sub(catch_up::DEEPEST_BACK)].since;
         if let Some(stamp) = oldest_base {
-            self.evidence.forget_before(stamp);
+            self.evidence.forget_before(stamp, kept_from.min(stamp));
         }
     }
 

@@ -2159,6 +2159,15 @@ fn a_piece_unseen_whose_square_the_reply_lands_on_was_set_down() {
 }
 
 #[test]
+fn a_square_left_again_by_a_victim_was_left_first_by_the_unseen_move() {
+    // 8. Bh4 off-centre, 8... g5 onto the square the bishop left, 9. Nxg5 taking there:
+    // g5 left twice. The bishop's move left it the first time; read by its last lift,
+    // 8... g5 came first and nothing was told.
+    let result = expect_game("unseen-bishop-its-square-left-again-by-a-victim");
+    assert_eq!(time_of(&result, "move f3g5 17:Nxg5"), Some(54_750));
+}
+
+#[test]
 fn a_game_stuck_on_a_choice_a_few_plies_back_is_told_again_from_there() {
     // 29. Qc2 off-centre as Black touched e6, read as 29. Qxe6; the queen moves on to d2
     // three moves later and nothing explains the board. Illegal and still for longer than

@@ -24,7 +24,7 @@ const MOST_PLIES: usize = 6;
 /// piece knocked over lies before it is set back.
 const STUCK_MS: crate::reading::Millis = 4_000;
 /// The most plies back a game stuck is told again from (and the evidence kept for it).
-pub(super) const DEEPEST_BACK: usize = 4;
+pub(super) const DEEPEST_BACK: usize = 6;
 /// How many lines, the likeliest first, a catch-up tells stories from.
 const CATCH_UP_LINES: usize = 3;
 /// The most pieces it sets down unseen.
@@ -35,7 +35,8 @@ const MOST_MOVES_TRIED: usize = 1000;
 /// The same, for a story told from further back: rarer, and the game stuck without it.
 const MOST_MOVES_TRIED_FURTHER_BACK: usize = 8000;
 /// The most squares a hand may have left for a story to be told.
-const MOST_LIFTS: usize = MOST_PLIES + 2;
+/// The same, told from further back: the plies since the choice and the moves stuck on it.
+const MOST_PLIES_FURTHER_BACK: usize = 8;
 
 /// One move of a story, with when the sensors saw its piece leave and land.
 #[derive(Clone, Copy)]
@@ -81,6 +82,8 @@ struct Walk<'a> {
     most_unseen: u32,
     /// How many moves it follows before it gives up.
     most_tried: usize,
+    /// The most plies a story of it tells.
+    most_plies: usize,
     tried: usize,
     stories: Vec<Story>,
 }
@@ -239,12 +242,15 @@ impl Recognizer {
         let lifts = departed & (node.occupancy | self.sensed);
         // An unseen landing, the reply and the same player's next lift, at the least; and
         // no more than a few plies' worth (a board being set up or cleared is not a game).
-        if departed.count() < 3 || lifts.count() > MOST_LIFTS {
+        let most_plies = if further_back {
+            MOST_PLIES_FURTHER_BACK
+        } else {
+            MOST_PLIES
+        };
+        if departed.count() < 3 || lifts.count() > most_plies + 2 {
             return Vec::new();
         }
-        // A walk through too many moves tells nothing; one setting fewer pieces down unseen
-        // is smaller, and its stories the cheaper ones.
-        let Some(walk) = (1..=MOST_UNSEEN).rev().find_map(|most_unseen| {
+        let walk_with = |most_unseen: u32| {
             let mut walk = Walk {
                 evidence: &self.evidence,
                 since: node.since,
@@ -264,10 +270,11 @@ impl Recognizer {
                 promotion: self.pending_promotion(),
                 most_unseen,
                 most_tried,
+                most_plies,
                 tried: 0,
                 stories: Vec::new(),
             };
-            let mut path = Vec::with_capacity(MOST_PLIES);
+            let mut path = Vec::with_capacity(most_plies);
             walk.step(
                 &node.position,
                 node.occupancy,
@@ -277,9 +284,35 @@ impl Recognizer {
                 Bitboard::EMPTY,
             );
             (walk.tried <= most_tried).then_some(walk)
-        }) else {
-            return Vec::new();
         };
+        if further_back {
+            // Told from further back, the walk is wide: the fewest pieces set down unseen
+            // that tell a story, walked first.
+            for most_unseen in 1..=MOST_UNSEEN {
+                let Some(walk) = walk_with(most_unseen) else {
+                    break;
+                };
+                let told = self.told(line, base, walk, further_back);
+                if !told.is_empty() {
+                    return told;
+                }
+            }
+            return Vec::new();
+        }
+        // A walk through too many moves tells nothing; one setting fewer pieces down unseen
+        // is smaller, and its stories the cheaper ones.
+        (1..=MOST_UNSEEN)
+            .rev()
+            .find_map(walk_with)
+            .map_or_else(Vec::new, |walk| self.told(line, base, walk, further_back))
+    }
+
+    /// The stories of `walk` from node `base` of `line` that are proven and tell every
+    /// lift, with their costs, each as a line of its own from that node.
+    fn told(&self, line: &Line, base: usize, walk: Walk, further_back: bool) -> Vec<(u32, Line)> {
+        let node = &line.nodes[base];
+        let view = self.view_of(line);
+        let departed = walk.departed;
         // Each story is told on the base position alone: the game before is kept.
         let tail = Line {
             nodes: vec![node.clone()],
@@ -434,7 +467,7 @@ impl Walk<'_> {
         blind_landings: u32,
         seen_over: Bitboard,
     ) {
-        if path.len() >= MOST_PLIES {
+        if path.len() >= self.most_plies {
             return;
         }
         let previous = path.last().map_or(self.since, |step| step.departed);
@@ -567,7 +600,13 @@ impl Walk<'_> {
             if !self.departed.contains(square) {
                 return None;
             }
-            let left = self.evidence.last_departure(square, self.since)?;
+            // A square left again later (by a victim taken there: 15. Bh4 off-centre,
+            // 15... g5 onto its square, 16. Nxg5) was left by this move the first time
+            // after the previous move's piece.
+            let left = self
+                .evidence
+                .first_departure(square, previous)
+                .or_else(|| self.evidence.last_departure(square, self.since))?;
             departed = departed.max(Some(left));
         }
         let departed = departed?;

@@ -2168,6 +2168,15 @@ fn a_square_left_again_by_a_victim_was_left_first_by_the_unseen_move() {
 }
 
 #[test]
+fn an_unseen_pawn_moved_on_may_have_stood_where_a_later_piece_lands() {
+    // 17... b5 and 18. f3 off-centre one after the other, 18... b4 from the unseen b5, then
+    // 19. Nb5 where the pawn stood: b5 read filled only after White lifted a piece is the
+    // knight's landing, not the pawn's.
+    let result = expect_game("unseen-pawn-moved-on-then-its-square-filled");
+    assert_eq!(time_of(&result, "move c3b5 37:Nb5"), Some(121_750));
+}
+
+#[test]
 fn a_game_stuck_on_a_choice_a_few_plies_back_is_told_again_from_there() {
     // 29. Qc2 off-centre as Black touched e6, read as 29. Qxe6; the queen moves on to d2
     // three moves later and nothing explains the board. Illegal and still for longer than

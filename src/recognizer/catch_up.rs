@@ -282,6 +282,7 @@ impl Recognizer {
                 Bitboard::EMPTY,
                 0,
                 Bitboard::EMPTY,
+                Bitboard::EMPTY,
             );
             (walk.tried <= most_tried).then_some(walk)
         };
@@ -466,6 +467,7 @@ impl Walk<'_> {
         unseen: Bitboard,
         blind_landings: u32,
         seen_over: Bitboard,
+        must_leave: Bitboard,
     ) {
         if path.len() >= self.most_plies {
             return;
@@ -506,83 +508,133 @@ impl Walk<'_> {
                 if self.tried > self.most_tried {
                     return;
                 }
-                let (landed, newly_unseen) = match step.landed {
-                    Some(landed) => (Some(landed), Bitboard::EMPTY),
-                    None if set_down_unseen => (None, Bitboard::from_square(m.to())),
-                    None => match self.landing(
-                        m,
-                        step.departed,
-                        previous,
-                        occupancy,
-                        story_unseen & self.steady,
-                    ) {
-                        Some(landing) => landing,
-                        None => continue,
-                    },
+                let landings = match step.landed {
+                    Some(landed) => [Some((Some(landed), Bitboard::EMPTY, must_leave)), None],
+                    None if set_down_unseen => [
+                        Some((None, Bitboard::from_square(m.to()), must_leave)),
+                        None,
+                    ],
+                    None => {
+                        let landing = self.landing(
+                            m,
+                            step.departed,
+                            previous,
+                            occupancy,
+                            story_unseen & self.steady,
+                        );
+                        // A square read filled only after the other player lifted a piece
+                        // was filled by a later move: this one may have come down there
+                        // unseen, if it moves on (34... b5 off-centre, 36... b4 from it,
+                        // then 37. Nb5).
+                        let filled_later =
+                            landing
+                                .and_then(|(landed, _)| landed)
+                                .is_some_and(|landed| {
+                                    matches!(m, Move::Normal { capture: None, .. })
+                                        && self.other_lifted_between(
+                                            position,
+                                            step.departed,
+                                            landed,
+                                        )
+                                });
+                        [
+                            landing.map(|(landed, unseen)| (landed, unseen, must_leave)),
+                            filled_later.then(|| {
+                                let to = Bitboard::from_square(m.to());
+                                (None, to, must_leave | to)
+                            }),
+                        ]
+                    }
                 };
-                // An unseen landing is proven only by its player lifting another piece later
-                // (or moving one the line cannot see): without any, no story through it is
-                // kept.
-                if newly_unseen.any() {
-                    let theirs = (position.us() & !footprint(m).vacated) | footprint(m).landing();
-                    let departed_since = self.evidence.departed_since(previous);
-                    // The unseen piece itself may take, later, on a square a hand left since.
-                    let takes_on = self.unseen_move_on && {
-                        let mut after = position.clone();
-                        after.play_unchecked(m);
-                        newly_unseen.into_iter().any(|square| {
-                            (after.board().attacks_from(square) & after.us() & departed_since).any()
-                        })
-                    };
-                    // Or a piece of the other side lands on it, seen, later.
-                    let taken_later = self.sensed.contains(m.to());
-                    if (theirs & (departed_since | self.blind_pieces)).is_empty()
-                        && !takes_on
-                        && !taken_later
-                    {
+                for (landed, newly_unseen, must_leave) in landings.into_iter().flatten() {
+                    // An unseen landing is proven only by its player lifting another piece later
+                    // (or moving one the line cannot see): without any, no story through it is
+                    // kept.
+                    if newly_unseen.any() {
+                        let theirs =
+                            (position.us() & !footprint(m).vacated) | footprint(m).landing();
+                        let departed_since = self.evidence.departed_since(previous);
+                        // The unseen piece itself may take, later, on a square a hand left since.
+                        let takes_on = self.unseen_move_on && {
+                            let mut after = position.clone();
+                            after.play_unchecked(m);
+                            newly_unseen.into_iter().any(|square| {
+                                (after.board().attacks_from(square) & after.us() & departed_since)
+                                    .any()
+                            })
+                        };
+                        // Or a piece of the other side lands on it, seen, later.
+                        let taken_later = self.sensed.contains(m.to());
+                        if (theirs & (departed_since | self.blind_pieces)).is_empty()
+                            && !takes_on
+                            && !taken_later
+                        {
+                            continue;
+                        }
+                    }
+                    // A capture of a piece the story set down unseen comes down unseen too.
+                    let onto_unseen = (footprint(m).landing() & story_unseen & self.steady).any();
+                    let unseen = unseen | newly_unseen;
+                    let blind_landing = (footprint(m).landing() & !self.live).any() || onto_unseen;
+                    let blind_landings = blind_landings + u32::from(blind_landing);
+                    if unseen.count() as u32 + blind_landings > self.most_unseen {
                         continue;
                     }
-                }
-                // A capture of a piece the story set down unseen comes down unseen too.
-                let onto_unseen = (footprint(m).landing() & story_unseen & self.steady).any();
-                let unseen = unseen | newly_unseen;
-                let blind_landing = (footprint(m).landing() & !self.live).any() || onto_unseen;
-                let blind_landings = blind_landings + u32::from(blind_landing);
-                if unseen.count() as u32 + blind_landings > self.most_unseen {
-                    continue;
-                }
-                // A piece seen coming down where the story has one unseen took it (or it
-                // had moved on).
-                let seen_over = if landed.is_some() && !blind_landing {
-                    seen_over | (footprint(m).landing() & unseen)
-                } else {
-                    seen_over
-                };
-                let after = occupancy_after(occupancy, m);
-                // Every piece the story holds unseen stands where nothing reads.
-                let unseen_where_seen = (unseen & !seen_over & after & self.sensed).any();
-                path.push(Step { landed, ..step });
-                // Only a story with a piece unseen, or set down where the line sees nothing,
-                // is one no other search tells; it does not end on a square the line cannot
-                // see, where a piece still in the hand looks the same (the board has been
-                // still a second, but a hand may hold a piece that long: on a square the
-                // story itself set a piece unseen, the capture is the likelier).
-                let ends_blind = blind_landing && !onto_unseen;
-                if !ends_blind && !unseen_where_seen && (unseen.any() || blind_landings > 0) {
-                    self.stories.push(Story {
-                        steps: path.clone(),
+                    // A piece seen coming down where the story has one unseen took it (or it
+                    // had moved on).
+                    let seen_over = if landed.is_some() && !blind_landing {
+                        seen_over | (footprint(m).landing() & unseen)
+                    } else {
+                        seen_over
+                    };
+                    let after = occupancy_after(occupancy, m);
+                    // Every piece the story holds unseen stands where nothing reads.
+                    let unseen_where_seen = (unseen & !seen_over & after & self.sensed).any();
+                    path.push(Step { landed, ..step });
+                    // Only a story with a piece unseen, or set down where the line sees nothing,
+                    // is one no other search tells; it does not end on a square the line cannot
+                    // see, where a piece still in the hand looks the same (the board has been
+                    // still a second, but a hand may hold a piece that long: on a square the
+                    // story itself set a piece unseen, the capture is the likelier).
+                    let ends_blind = blind_landing && !onto_unseen;
+                    let left_all = (must_leave & !(used | footprint(m).vacated)).is_empty();
+                    if !ends_blind
+                        && !unseen_where_seen
+                        && left_all
+                        && (unseen.any() || blind_landings > 0)
+                    {
+                        self.stories.push(Story {
+                            steps: path.clone(),
+                            unseen,
+                            blind_landings,
+                            ends_onto_unseen: onto_unseen,
+                            seen_over,
+                        });
+                    }
+                    let mut next = position.clone();
+                    next.play_unchecked(m);
+                    self.step(
+                        &next,
+                        after,
+                        path,
                         unseen,
                         blind_landings,
-                        ends_onto_unseen: onto_unseen,
                         seen_over,
-                    });
+                        must_leave,
+                    );
+                    path.pop();
                 }
-                let mut next = position.clone();
-                next.play_unchecked(m);
-                self.step(&next, after, path, unseen, blind_landings, seen_over);
-                path.pop();
             }
         }
+    }
+
+    /// Whether the other player than the one to move in `position` lifted a piece after
+    /// `after` and before `before`.
+    fn other_lifted_between(&self, position: &Chess, after: Stamp, before: Stamp) -> bool {
+        (self.evidence.departed_since(after) & position.them())
+            .into_iter()
+            .filter_map(|square| self.evidence.first_departure(square, after))
+            .any(|left| left < before)
     }
 
     /// The move's pieces left squares the sensors saw them leave, after the previous

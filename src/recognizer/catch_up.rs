@@ -23,6 +23,10 @@ const MOST_PLIES: usize = 6;
 /// How long a board reads illegal before the game is taken to be stuck: longer than a
 /// piece knocked over lies before it is set back.
 const STUCK_MS: crate::reading::Millis = 4_000;
+/// The most squares a move under way leaves reading otherwise than its position.
+const MOST_SQUARES_UNDER_WAY: usize = 4;
+/// The most squares a board stuck may read wrong for a story from further back.
+const MOST_SQUARES_WRONG: usize = 5;
 /// The most plies back a game stuck is told again from (and the evidence kept for it).
 pub(super) const DEEPEST_BACK: usize = 6;
 /// How many lines, the likeliest first, a catch-up tells stories from.
@@ -57,6 +61,8 @@ struct Story {
     ends_onto_unseen: bool,
     /// Squares of its unseen pieces a later move of it came down on, seen.
     seen_over: Bitboard,
+    /// The occupancy it leaves.
+    occupancy: Bitboard,
 }
 
 struct Walk<'a> {
@@ -128,6 +134,11 @@ impl Recognizer {
         }
         let view = self.view();
         let current = self.lines[0].current();
+        // Nor a board being set up or cleared: a few squares wrong, no more.
+        let wrong = view.missing(current.occupancy) | view.extra(current.occupancy);
+        if wrong.count() > MOST_SQUARES_WRONG {
+            return false;
+        }
         let one_too_many = !view.extra(current.occupancy).is_empty()
             && current
                 .legal_moves()
@@ -250,6 +261,11 @@ impl Recognizer {
         if departed.count() < 3 || lifts.count() > most_plies + 2 {
             return Vec::new();
         }
+        // No move adds a piece: more read on working sensors than the position holds (a
+        // captured piece set back as the board is reset) is no story of moves.
+        if (self.sensed & view.live).count() > node.occupancy.count() {
+            return Vec::new();
+        }
         let walk_with = |most_unseen: u32| {
             let mut walk = Walk {
                 evidence: &self.evidence,
@@ -323,7 +339,14 @@ impl Recognizer {
             refuted: false,
         };
         let mut told = Vec::new();
+        // More squares wrong than a move under way leaves: no story, whatever else it says
+        // (a cheap look before the line is played).
+        let believed_at_most = view.live & !line.blind();
         for story in walk.stories {
+            let wrong = (story.occupancy ^ self.sensed) & believed_at_most & !story.unseen;
+            if wrong.count() > MOST_SQUARES_UNDER_WAY {
+                continue;
+            }
             if !self.proven(&story, &tail) {
                 continue;
             }
@@ -609,6 +632,7 @@ impl Walk<'_> {
                             blind_landings,
                             ends_onto_unseen: onto_unseen,
                             seen_over,
+                            occupancy: after,
                         });
                     }
                     let mut next = position.clone();

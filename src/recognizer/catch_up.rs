@@ -22,7 +22,7 @@ use super::{BoardStatus, MAX_LINES, Recognizer};
 const MOST_PLIES: usize = 6;
 /// How long a board reads illegal before the game is taken to be stuck: longer than a
 /// piece knocked over lies before it is set back.
-const STUCK_MS: crate::reading::Millis = 4_000;
+const STUCK_MS: crate::reading::Millis = 3_000;
 /// The most squares a move under way leaves reading otherwise than its position.
 const MOST_SQUARES_UNDER_WAY: usize = 4;
 /// The most squares a board stuck may read wrong for a story from further back.

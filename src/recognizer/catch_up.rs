@@ -65,6 +65,20 @@ struct Story {
     occupancy: Bitboard,
 }
 
+/// What a story so far has set down unseen, as a walk goes on.
+#[derive(Clone, Copy, Default)]
+struct Unseen {
+    /// Squares it set pieces down on unseen.
+    squares: Bitboard,
+    /// Moves that came down where the line sees nothing.
+    blind_landings: u32,
+    /// Squares of its unseen pieces a later move came down on, seen.
+    seen_over: Bitboard,
+    /// Squares its pieces were set down on unseen only if they move on: a later move's
+    /// piece read landing there.
+    must_leave: Bitboard,
+}
+
 struct Walk<'a> {
     evidence: &'a Evidence,
     since: Stamp,
@@ -291,15 +305,7 @@ impl Recognizer {
                 stories: Vec::new(),
             };
             let mut path = Vec::with_capacity(most_plies);
-            walk.step(
-                &node.position,
-                node.occupancy,
-                &mut path,
-                Bitboard::EMPTY,
-                0,
-                Bitboard::EMPTY,
-                Bitboard::EMPTY,
-            );
+            walk.step(&node.position, node.occupancy, &mut path, Unseen::default());
             (walk.tried <= most_tried).then_some(walk)
         };
         if further_back {
@@ -487,14 +493,17 @@ impl Walk<'_> {
         position: &Chess,
         occupancy: Bitboard,
         path: &mut Vec<Step>,
-        unseen: Bitboard,
-        blind_landings: u32,
-        seen_over: Bitboard,
-        must_leave: Bitboard,
+        so_far: Unseen,
     ) {
         if path.len() >= self.most_plies {
             return;
         }
+        let Unseen {
+            squares: unseen,
+            blind_landings,
+            seen_over,
+            must_leave,
+        } = so_far;
         let previous = path.last().map_or(self.since, |step| step.departed);
         let used = path
             .iter()
@@ -637,15 +646,13 @@ impl Walk<'_> {
                     }
                     let mut next = position.clone();
                     next.play_unchecked(m);
-                    self.step(
-                        &next,
-                        after,
-                        path,
-                        unseen,
+                    let so_far = Unseen {
+                        squares: unseen,
                         blind_landings,
                         seen_over,
                         must_leave,
-                    );
+                    };
+                    self.step(&next, after, path, so_far);
                     path.pop();
                 }
             }

@@ -2150,7 +2150,7 @@ fn a_slide_past_where_an_unseen_piece_could_go_is_no_move_of_it() {
 
 #[test]
 fn a_piece_unseen_whose_square_the_reply_lands_on_was_set_down() {
-    // 13. Bh4 off-centre, 13... g5 onto the square the bishop left, then 14. g4: no 14. g4
+    // 7. Bh4 off-centre, 7... g5 onto the square the bishop left, then 8. g4: no 7. g4
     // beside a g6 pawn held since before White moved (every later move was lost). White's
     // hand free again proves the bishop set down; h4 straightened tells its square.
     let result = expect_game("unseen-bishop-then-the-reply-onto-its-square");

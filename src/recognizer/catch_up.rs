@@ -18,7 +18,8 @@ use super::search::{
 };
 use super::{BoardStatus, MAX_LINES, Recognizer};
 
-/// The most plies a catch-up story tells.
+/// The most plies a catch-up story tells (and a hand may have left two squares more, for
+/// a story to be told).
 const MOST_PLIES: usize = 6;
 /// How long a board reads illegal before the game is taken to be stuck: longer than a
 /// piece knocked over lies before it is set back.
@@ -38,7 +39,6 @@ const MOST_UNSEEN: u32 = 3;
 const MOST_MOVES_TRIED: usize = 1000;
 /// The same, for a story told from further back: rarer, and the game stuck without it.
 const MOST_MOVES_TRIED_FURTHER_BACK: usize = 8000;
-/// The most squares a hand may have left for a story to be told.
 /// The same, told from further back: the plies since the choice and the moves stuck on it.
 const MOST_PLIES_FURTHER_BACK: usize = 8;
 
@@ -130,15 +130,12 @@ impl Recognizer {
     }
 
     /// Nothing explains the still board, not even a catch-up: a choice made a few plies
-    /// ago may have been wrong (57. Qxe6 read for a queen set down unseen on c2 as the
+    /// ago may have been wrong (29. Qxe6 read for a queen set down unseen on c2 as the
     /// other player touched e6), and the game stuck on it ever since. The likeliest line is
     /// told again from further back, by the pieces lifted since then as the evidence kept
     /// remembers them, each ply back a revision dearer.
     pub(super) fn catch_up_from_further_back(&mut self, stamp: Stamp) -> bool {
-        // Only where a piece reads on a square the line has empty, now and after any move:
-        // a piece knocked over beside a move, not yet set back, leaves one missing, never
-        // one more.
-        // And only once the board has read so for longer than a knocked piece lies: the
+        // Only once the board has read illegal for longer than a knocked piece lies: the
         // game went on over it.
         let stuck = self
             .illegal_since
@@ -153,6 +150,9 @@ impl Recognizer {
         if wrong.count() > MOST_SQUARES_WRONG {
             return false;
         }
+        // Only where a piece reads on a square the line has empty, now and after any move:
+        // a piece knocked over beside a move, not yet set back, leaves one missing, never
+        // one more.
         let one_too_many = !view.extra(current.occupancy).is_empty()
             && current
                 .legal_moves()
@@ -404,8 +404,8 @@ impl Recognizer {
         let since = caught_up.nodes[0].since;
         // A square with no piece before the story, after it or now: passed over, no lift.
         // Told from further back, not one a piece stood on alone a while, and left: one set
-        // down unseen there and straightened, then moved on (57. Qc2 off-centre, centred,
-        // then 61. Qd2), which the story must tell.
+        // down unseen there and straightened, then moved on (29. Qc2 off-centre, centred,
+        // then 31. Qd2), which the story must tell.
         let passed =
             (!caught_up.nodes[0].occupancy & !caught_up.current().occupancy & !self.sensed)
                 .into_iter()
@@ -556,8 +556,8 @@ impl Walk<'_> {
                         );
                         // A square read filled only after the other player lifted a piece
                         // was filled by a later move: this one may have come down there
-                        // unseen, if it moves on (34... b5 off-centre, 36... b4 from it,
-                        // then 37. Nb5).
+                        // unseen, if it moves on (17... b5 off-centre, 18... b4 from it,
+                        // then 19. Nb5).
                         let filled_later =
                             landing
                                 .and_then(|(landed, _)| landed)
@@ -683,8 +683,8 @@ impl Walk<'_> {
             if !self.departed.contains(square) {
                 return None;
             }
-            // A square left again later (by a victim taken there: 15. Bh4 off-centre,
-            // 15... g5 onto its square, 16. Nxg5) was left by this move the first time
+            // A square left again later (by a victim taken there: 8. Bh4 off-centre,
+            // 8... g5 onto its square, 9. Nxg5) was left by this move the first time
             // after the previous move's piece.
             let left = self
                 .evidence

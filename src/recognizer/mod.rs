@@ -2704,7 +2704,7 @@ impl Recognizer {
     /// A move `finished` beside the other player's piece in the air; but the mover lifted a
     /// piece before that one went up, and its square was filled by the reply: the first
     /// piece was set down unseen, the other player replied onto its square, and this is the
-    /// mover's next move (13. Bh4 off-centre, 13... g5, 14. g4 is no 13. g4 beside a g6
+    /// mover's next move (7. Bh4 off-centre, 7... g5, 8. g4 is no 7. g4 beside a g6
     /// pawn held since before White moved). The stories proven so come first, the move
     /// beside a piece in the air stays behind. False if there is none.
     fn unseen_landing_before_the_reply(

@@ -454,6 +454,41 @@ mod tests {
     }
 
     #[test]
+    fn what_is_forgotten_is_kept_in_the_history_from_its_floor() {
+        let mut evidence = Evidence::new(100);
+        let base = evidence.stamp(0);
+        let s = evidence.stamp(1_000);
+        evidence.left(s, Square::E2);
+        let floor = evidence.stamp(2_000);
+        evidence.left(floor, Square::E7);
+        let s = evidence.stamp(3_000);
+        evidence.arrived(s, Square::E4, false);
+        let now = evidence.stamp(4_000);
+        evidence.left(now, Square::G1);
+        evidence.forget_before(now, floor);
+        // Forgotten: only the newest lift is evidence now.
+        assert_eq!(
+            evidence.departed_since(base),
+            Bitboard::from_square(Square::G1)
+        );
+        // The history holds what happened from its floor on, not before.
+        let whole = evidence.with_history();
+        assert_eq!(
+            whole.departed_since(base),
+            Bitboard::from_square(Square::E7) | Bitboard::from_square(Square::G1)
+        );
+        assert!(whole.last_arrival(Square::E4, base).is_some());
+        // Forgetting again moves the floor on.
+        evidence.forget_before(now, now);
+        assert!(
+            evidence
+                .with_history()
+                .last_arrival(Square::E4, base)
+                .is_none()
+        );
+    }
+
+    #[test]
     fn a_victim_refilled_after_the_capturer_left_proves_the_capture() {
         let mut evidence = Evidence::new(100);
         let base = evidence.stamp(0);

@@ -2375,3 +2375,21 @@ fn a_story_refuted_by_the_next_move_returns_to_the_line_it_dropped() {
     let result = expect_game("story-refuted-by-the-next-move-returns-to-the-line-it-dropped");
     assert_eq!(time_of(&result, "revise f4e6 b8c7 40:Qc7"), Some(127_040));
 }
+
+#[test]
+fn lines_told_apart_by_unseen_pawns_each_keep_a_landing_for_the_other_hand() {
+    // 4... e5 and 5... d6 off-centre (e6 or e5, d6 or d5: four lines), then 8. Nc4
+    // off-centre as Black lifts b7, read first as 8. Nb5. Each line keeps the story of the
+    // knight unseen and 8... b5 the reply, so when the knight is straightened the d6 line
+    // is still there: 15. Nd5 is a quiet move, not a capture of a pawn d5 never had.
+    let result = expect_game("unseen-pawns-apart-keep-the-other-hands-landing");
+    assert!(never_traced(&result, "move", "Ncxd5"));
+}
+
+#[test]
+fn a_pawn_unseen_for_ninety_plies_is_revised_when_it_shows_on_its_square() {
+    // 6... h6 off-centre, read as 6... h5; untouched until it is straightened on h6 at the
+    // end of the game, 91 plies later.
+    let result = expect_game("unseen-pawn-straightened-ninety-plies-on");
+    assert!(time_of(&result, "revise h7h5 h7h6 12:h6").is_some());
+}

@@ -27,7 +27,17 @@ impl Recognizer {
         let &[read] = moves.as_slice() else {
             return Vec::new();
         };
-        let line = &self.lines[0];
+        // Every line reading the same move, not the likeliest alone: lines told apart by
+        // an earlier piece set down unseen (5... d6 or d5) keep their own such stories.
+        found
+            .iter()
+            .filter(|(_, e)| e.undo == 0 && e.moves == [read])
+            .flat_map(|&(i, _)| self.landings_on_line(i, read, stamp))
+            .collect()
+    }
+
+    fn landings_on_line(&self, i: usize, read: shakmaty::Move, stamp: Stamp) -> Vec<Line> {
+        let line = &self.lines[i];
         let current = line.current();
         let Some(from) = read.from() else {
             return Vec::new();
@@ -92,7 +102,7 @@ impl Recognizer {
                     })
                     .collect::<Vec<_>>()
             })
-            .map(|story| self.advanced(0, story, stamp).2)
+            .map(|story| self.advanced(i, story, stamp).2)
             .collect()
     }
 }

@@ -188,7 +188,12 @@ impl Recognizer {
             if !recent && !still_unseen {
                 continue;
             }
-            let appeared = if recent { appeared } else { Bitboard::EMPTY };
+            // However old, a piece the line still has unseen may show on its true square.
+            let appeared = if recent || still_unseen {
+                appeared
+            } else {
+                Bitboard::EMPTY
+            };
             let left_long_ago = back <= DEEPEST
                 && self
                     .view()

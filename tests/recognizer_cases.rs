@@ -2393,3 +2393,14 @@ fn a_pawn_unseen_for_ninety_plies_is_revised_when_it_shows_on_its_square() {
     let result = expect_game("unseen-pawn-straightened-ninety-plies-on");
     assert!(time_of(&result, "revise h7h5 h7h6 12:h6").is_some());
 }
+
+#[test]
+fn a_capture_of_a_piece_never_read_becomes_quiet_when_the_piece_shows_elsewhere() {
+    // 7. Nb3 off-centre, read as 7. Ne6 and taken there by 7... Bxe6; the knight is
+    // straightened on b3 six plies later.
+    let result = expect_game("unseen-knight-taken-where-read-shows-elsewhere");
+    assert_eq!(
+        time_of(&result, "revise c8e6 c8e6 14:Be6"),
+        time_of(&result, "revise d4e6 d4b3 13:Nb3")
+    );
+}

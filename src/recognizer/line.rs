@@ -22,6 +22,9 @@ pub struct Node {
     /// The move was guessed so once, whatever proof later settled it: the hand straightening
     /// its victim's piece looks like one, so a repair may still find it set down unseen.
     pub was_guessed: bool,
+    /// The move that led here took a piece the line had unseen: the sensors never read it
+    /// there, so it may have stood elsewhere.
+    pub took_unseen: bool,
     /// How likely the moves that led here are in a real game, summed.
     pub plausibility: i32,
     /// Shared by the node's copies (a line tried, a timeline's checkpoint): the position
@@ -39,6 +42,7 @@ impl Node {
             since,
             guessed: false,
             was_guessed: false,
+            took_unseen: false,
             plausibility: 0,
             legal: Arc::default(),
         }
@@ -180,6 +184,7 @@ impl Line {
         position.play_unchecked(m);
         let mut node = Node::new(position, Some(m), since);
         node.plausibility = plausibility;
+        node.took_unseen = m.is_capture() && self.unseen.contains(m.to());
         self.nodes.push(node);
     }
 

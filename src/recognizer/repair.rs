@@ -285,14 +285,22 @@ impl Recognizer {
                 // Only for the unseen piece the line still has: the board must show a move
                 // the line as it stands cannot make, and the later moves follow the hands.
                 let for_unseen = !(seen_now || seen_then || (landed_unseen && empty_now));
+                // Shown now elsewhere, the piece was not what a later capture of a piece the
+                // line had unseen there took: that move was quiet (2. g3 off-centre read as
+                // g4 and taken by 3... Bxg4 was 3... Bg4).
+                let took_it_unseen = played[base + 1..]
+                    .iter()
+                    .zip(&line.nodes[base + 2..])
+                    .any(|(m, node)| m.to() == passed && node.took_unseen);
                 let repair = Repair {
                     back,
                     alternative,
                     onward: Vec::new(),
                     seen: seen_now || seen_then,
                     taken,
-                    // (The move that took it read as quiet: it is a capture now.)
-                    adapted: for_unseen || taken,
+                    // (The move that took it read as quiet: it is a capture now. One that took
+                    // it where it was read, with the piece shown elsewhere now, was quiet.)
+                    adapted: for_unseen || taken || (seen_now && took_it_unseen),
                 };
                 // Only the repaired part: the search goes forward from its end.
                 let Some(mut tail) = replayed(line, base, &repair, &played[base + 1..]) else {
@@ -678,6 +686,7 @@ fn replayed(line: &Line, base: usize, repair: &Repair, later: &[Move]) -> Option
         // A later move guessed stays a guess, for a repair of its own.
         if let Some(node) = tail.nodes.last_mut().filter(|_| offset > 0) {
             node.was_guessed = was.was_guessed;
+            node.took_unseen = was.took_unseen && m.is_capture();
         }
     }
     // The square the piece was read landing on, if it no longer stands there, reads again.

@@ -2399,8 +2399,7 @@ fn a_capture_of_a_piece_never_read_becomes_quiet_when_the_piece_shows_elsewhere(
     // 7. Nb3 off-centre, read as 7. Ne6 and taken there by 7... Bxe6; the knight is
     // straightened on b3 six plies later.
     let result = expect_game("unseen-knight-taken-where-read-shows-elsewhere");
-    assert_eq!(
-        time_of(&result, "revise c8e6 c8e6 14:Be6"),
-        time_of(&result, "revise d4e6 d4b3 13:Nb3")
-    );
+    let knight_shown = time_of(&result, "revise d4e6 d4b3 13:Nb3");
+    assert!(knight_shown.is_some());
+    assert_eq!(time_of(&result, "revise c8e6 c8e6 14:Be6"), knight_shown);
 }

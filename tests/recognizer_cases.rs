@@ -2403,3 +2403,11 @@ fn a_capture_of_a_piece_never_read_becomes_quiet_when_the_piece_shows_elsewhere(
     assert!(knight_shown.is_some());
     assert_eq!(time_of(&result, "revise c8e6 c8e6 14:Be6"), knight_shown);
 }
+
+#[test]
+fn an_unseen_pawn_takes_en_passant_with_the_victim_taken_off_after() {
+    // 6. e5 off-centre and never straightened; 15... f5, then 16. exf6 e.p.: f6 fills, the
+    // f5 pawn is taken off after, and nothing is lifted from e5.
+    let result = expect_game("unseen-pawn-takes-en-passant");
+    assert!(never_traced(&result, "revise", "f7f6"));
+}

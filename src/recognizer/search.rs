@@ -594,10 +594,11 @@ impl Search<'_, '_> {
             return false;
         }
         // Both castling pieces leave before either lands, even where the other lands back.
-        let leaving = if m.is_castle() {
-            print.lifted & self.ctx.live
-        } else {
-            print.vacated & self.vacated
+        // An en passant victim may be taken off after the capturer lands, as any victim.
+        let leaving = match m {
+            Move::Castle { .. } => print.lifted & self.ctx.live,
+            Move::EnPassant { from, .. } => Bitboard::from_square(from) & self.vacated,
+            _ => print.vacated & self.vacated,
         };
         let left = leaving
             .into_iter()

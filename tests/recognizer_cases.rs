@@ -2411,3 +2411,11 @@ fn an_unseen_pawn_takes_en_passant_with_the_victim_taken_off_after() {
     let result = expect_game("unseen-pawn-takes-en-passant");
     assert!(never_traced(&result, "revise", "f7f6"));
 }
+
+#[test]
+fn a_capture_of_an_unseen_piece_is_doubted_as_a_guess_is() {
+    // 7... e5 and 8. d5 both off-centre in one still second, told as 8. dxe5 taking the
+    // unseen pawn; the black pawn, straightened, is taken by 23. fxe5 thirty plies on.
+    let result = expect_game("unseen-pawns-side-by-side-read-as-a-capture");
+    assert!(time_of(&result, "revise d4e5 d4d5 15:d5").is_some());
+}

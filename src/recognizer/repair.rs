@@ -206,9 +206,10 @@ impl Recognizer {
             // A capture guessed from a still board (only the capturer's lift was seen) may
             // have been the piece set down unseen: the victim shows when it moves, its
             // square emptying under the capturer the line has there.
+            // So may a capture of a piece the line had unseen: neither piece was read there.
             let guessed_capture = recent
                 && recorded.is_capture()
-                && line.nodes[base + 1].was_guessed
+                && (line.nodes[base + 1].was_guessed || line.nodes[base + 1].took_unseen)
                 && (back == 1
                     || self
                         .view()

@@ -2419,3 +2419,11 @@ fn a_capture_of_an_unseen_piece_is_doubted_as_a_guess_is() {
     let result = expect_game("unseen-pawns-side-by-side-read-as-a-capture");
     assert!(time_of(&result, "revise d4e5 d4d5 15:d5").is_some());
 }
+
+#[test]
+fn a_capture_seen_landing_on_a_pawn_set_down_unseen_proves_the_story() {
+    // 15... a6, 16... h6 and 17. d5 off-centre, 16. Bc2 between; 17... exd5 comes down,
+    // seen, on the unseen d5 pawn.
+    let result = expect_game("three-unseen-the-last-taken-seen");
+    assert!(time_of(&result, "move e6d5 34:exd5").is_some());
+}

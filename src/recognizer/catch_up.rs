@@ -95,6 +95,10 @@ struct Walk<'a> {
     /// Whether a piece the story itself set down unseen may move on: not in a story that
     /// tells the line's last move again (a victim's removal read as a move of its own).
     unseen_move_on: bool,
+    /// Whether a capture may come down, seen, on a piece the story set down unseen: only
+    /// in a story of new moves, none read before told again (a knocked piece in the air
+    /// beside the reply is likelier than a read move's piece set down unseen and taken).
+    taken_where_unseen: bool,
     skew: crate::reading::Millis,
     /// The piece a pawn reaching the last rank becomes, as in the search.
     promotion: Role,
@@ -295,6 +299,7 @@ impl Recognizer {
                 unseen_move_on: base == line.ply_count()
                     || (line.plies_open() == 2 && base + 2 == line.ply_count())
                     || base + line.plies_open() < line.ply_count(),
+                taken_where_unseen: base == line.ply_count(),
                 steady: self.steady,
                 skew: self.evidence.poll_skew(),
                 promotion: self.pending_promotion(),
@@ -553,6 +558,7 @@ impl Walk<'_> {
                             previous,
                             occupancy,
                             story_unseen & self.steady,
+                            unseen & !seen_over,
                         );
                         // A square read filled only after the other player lifted a piece
                         // was filled by a later move: this one may have come down there
@@ -629,7 +635,14 @@ impl Walk<'_> {
                     // still a second, but a hand may hold a piece that long: on a square the
                     // story itself set a piece unseen, the capture is the likelier).
                     let ends_blind = blind_landing && !onto_unseen;
-                    let left_all = (must_leave & !(used | footprint(m).vacated)).is_empty();
+                    // (Or taken there, in a story of new moves: a capture seen landing on
+                    // it, 17. d5 off-centre, then 17... exd5.)
+                    let taken = path
+                        .iter()
+                        .filter(|_| self.taken_where_unseen)
+                        .filter_map(|step| footprint(step.m).victim)
+                        .fold(Bitboard::EMPTY, |all, square| all.with(square));
+                    let left_all = (must_leave & !(used | taken | footprint(m).vacated)).is_empty();
                     if !ends_blind
                         && !unseen_where_seen
                         && left_all
@@ -770,6 +783,7 @@ impl Walk<'_> {
         previous: Stamp,
         occupancy: Bitboard,
         story_unseen: Bitboard,
+        held_unseen: Bitboard,
     ) -> Option<(Option<Stamp>, Bitboard)> {
         let print = footprint(m);
         let from = m.from()?;
@@ -779,6 +793,15 @@ impl Walk<'_> {
             // too) came down unseen by nature; it counts as an unseen landing.
             if !self.live.contains(victim) || story_unseen.contains(victim) {
                 return Some((Some(departed), Bitboard::EMPTY));
+            }
+            // A piece the story set down unseen, taken by a capturer seen coming down on it
+            // (17. d5 off-centre, 17... exd5): its first arrival there since it left.
+            if self.taken_where_unseen
+                && held_unseen.contains(victim)
+                && self.sensed.contains(victim)
+            {
+                let landed = self.evidence.first_arrival(victim, departed, departed.t)?;
+                return Some((Some(landed), Bitboard::EMPTY));
             }
             // Its victim taken off since the previous move's piece left, and the square
             // empty since: the capturer was set down there off-centre.

@@ -775,7 +775,8 @@ impl Walk<'_> {
     /// Where the move's piece came down: on squares that filled after it left (a capture
     /// proven on its victim's square), or unseen on an empty one. The time it was seen
     /// there (its first arrival since it left: a later one is another piece's, a capturer
-    /// taking it), `None` if unseen, and the squares it holds unseen.
+    /// taking it), `None` if unseen, and the squares it holds unseen. `story_unseen`: the
+    /// story's unseen pieces that may be taken unseen; `held_unseen`: all it holds unseen.
     fn landing(
         &self,
         m: Move,

@@ -585,6 +585,15 @@ impl Walk<'_> {
                     }
                 };
                 for (landed, newly_unseen, must_leave) in landings.into_iter().flatten() {
+                    // One arrival is one piece coming down: no two moves of a story land on it.
+                    let landed_on_already = |earlier: &Step| {
+                        landed.is_some()
+                            && earlier.landed == landed
+                            && (footprint(earlier.m).landing() & footprint(m).landing()).any()
+                    };
+                    if path.iter().any(landed_on_already) {
+                        continue;
+                    }
                     // An unseen landing is proven only by its player lifting another piece later
                     // (or moving one the line cannot see): without any, no story through it is
                     // kept.

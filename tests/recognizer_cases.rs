@@ -2389,9 +2389,11 @@ fn lines_told_apart_by_unseen_pawns_each_keep_a_landing_for_the_other_hand() {
 #[test]
 fn a_pawn_unseen_for_ninety_plies_is_revised_when_it_shows_on_its_square() {
     // 6... h6 off-centre, read as 6... h5; untouched until it is straightened on h6 at the
-    // end of the game, 91 plies later.
+    // end of the game, 91 plies later. The board is not called illegal while the pawn
+    // stands the still second its repair waits for.
     let result = expect_game("unseen-pawn-straightened-ninety-plies-on");
     assert!(time_of(&result, "revise h7h5 h7h6 12:h6").is_some());
+    assert_no_alarm_from(&result, 328_000);
 }
 
 #[test]

@@ -3298,8 +3298,49 @@ impl Recognizer {
 
     /// When an illegal board read now is to be told: once it has read wrong a while.
     fn alarm_due(&self) -> Option<Millis> {
-        self.illegal_since
-            .map(|since| since.saturating_add(ALARM_AFTER_MS))
+        let since = self.illegal_since?;
+        // A piece appearing, nothing missing, where a piece the line has unseen may stand
+        // instead: straightened on its true square, which a repair reads once it has stood
+        // a still second. The alarm waits for it.
+        let wait = match &self.read_status {
+            BoardStatus::Illegal { put_back, remove }
+                if put_back.is_empty() && self.unseen_piece_may_stand_on(*remove) =>
+            {
+                self.config.still_ms + ALARM_AFTER_MS
+            }
+            _ => ALARM_AFTER_MS,
+        };
+        Some(since.saturating_add(wait))
+    }
+
+    /// Whether every one of `squares` is one where a piece the likeliest line has unseen,
+    /// untouched since it was set down, could have come down instead.
+    fn unseen_piece_may_stand_on(&self, squares: Bitboard) -> bool {
+        let line = &self.lines[0];
+        if squares.is_empty() || line.unseen.is_empty() {
+            return false;
+        }
+        let played = line.moves();
+        let mut instead = Bitboard::EMPTY;
+        for (ply, &m) in played.iter().enumerate().rev() {
+            let landed = m.to();
+            if !line.unseen.contains(landed)
+                || played[ply + 1..]
+                    .iter()
+                    .any(|&later| moves::touched_squares(later).contains(landed))
+            {
+                continue;
+            }
+            instead |= line.nodes[ply]
+                .legal_moves()
+                .iter()
+                .filter(|(other, _)| other.from() == m.from() && *other != m)
+                .fold(Bitboard::EMPTY, |all, (other, _)| all.with(other.to()));
+            if (squares & !instead).is_empty() {
+                return true;
+            }
+        }
+        false
     }
 
     /// Tells listeners how the board's status changed since they were last told.

@@ -646,11 +646,13 @@ impl Walk<'_> {
                     let ends_blind = blind_landing && !onto_unseen;
                     // (Or taken there, in a story of new moves: a capture seen landing on
                     // it, 17. d5 off-centre, then 17... exd5.)
-                    let taken = path
-                        .iter()
-                        .filter(|_| self.taken_where_unseen)
-                        .filter_map(|step| footprint(step.m).victim)
-                        .fold(Bitboard::EMPTY, |all, square| all.with(square));
+                    let taken = if self.taken_where_unseen {
+                        path.iter()
+                            .filter_map(|step| footprint(step.m).victim)
+                            .fold(Bitboard::EMPTY, |all, square| all.with(square))
+                    } else {
+                        Bitboard::EMPTY
+                    };
                     let left_all = (must_leave & !(used | taken | footprint(m).vacated)).is_empty();
                     if !ends_blind
                         && !unseen_where_seen

@@ -36,6 +36,8 @@ impl Recognizer {
             .collect()
     }
 
+    /// The lines behind that line `i` keeps for `read`: its piece set down unseen on a
+    /// quiet square of its reach, the landing the other player's reply.
     fn landings_on_line(&self, i: usize, read: shakmaty::Move, stamp: Stamp) -> Vec<Line> {
         let line = &self.lines[i];
         let current = line.current();

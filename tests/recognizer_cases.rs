@@ -1845,6 +1845,15 @@ fn a_pawn_capture_slid_over_the_square_beside_its_step_raises_no_alarm() {
 }
 
 #[test]
+fn a_pawn_slid_two_squares_read_on_its_way_before_it_left_is_decided_at_once() {
+    // 26... g5 slid g7-g6-g5: g6 read a scan before g7 emptied, g5 in the scan it did. No
+    // piece lifted and set down two squares away within one scan: shown as g6 empties.
+    let result = expect_game("slide-pawn-double-push-read-on-its-way-first");
+    assert_eq!(time_of(&result, "move g7g5 26:g5"), Some(80_780));
+    assert_no_alarm_from(&result, 75_000);
+}
+
+#[test]
 fn a_victim_lifted_as_the_slid_capturer_reaches_the_square_before_is_no_reply() {
     // 84... Rxf4 slid from a4, f4 lifted as the rook read on d4 20 ms after c4: no
     // 85. Rd4 within one scan, no alarm, and the game goes on.

@@ -429,7 +429,17 @@ impl Search<'_, '_> {
                 // it down two squares away within one scan: that is two pieces (a slid rook
                 // reaching d4 as its victim on f4 is lifted, no reply Rf4-d4 20 ms after
                 // its own move). A host draining its buffer late may tell a whole move at
-                // once.
+                // once. A piece read on a square it passes, a scan before it left, was slid
+                // there (g7-g5 with g6 read as g7 was still held).
+                let read_on_its_way = |left: Stamp, landed: Stamp| {
+                    slide_way(m).passed.into_iter().any(|square| {
+                        evidence
+                            .last_arrival(square, self.since)
+                            .is_some_and(|arrived| {
+                                arrived <= landed && arrived.t + STREAMED_SCAN_MS >= left.t
+                            })
+                    })
+                };
                 let teleported = !evidence.is_event_board()
                     && m.from().is_some_and(|from| from.distance(m.to()) >= 2)
                     && departure.zip(self.landed(m)).is_some_and(|(left, landed)| {
@@ -437,6 +447,7 @@ impl Search<'_, '_> {
                             && evidence
                                 .time_since_the_reading_before(landed)
                                 .is_some_and(|gap| gap > 0 && gap <= STREAMED_SCAN_MS)
+                            && !read_on_its_way(left, landed)
                     });
                 if teleported {
                     out_of_order += 1;

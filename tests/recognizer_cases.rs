@@ -1854,6 +1854,19 @@ fn a_pawn_slid_two_squares_read_on_its_way_before_it_left_is_decided_at_once() {
 }
 
 #[test]
+fn a_rook_slid_on_past_a_square_a_rival_line_captures_is_revised_at_once() {
+    // 41. Rac1 slid a1-b1-c1, b1 read alone for 100 ms and shown as Rab1. A line where
+    // 40... Bxb1 reads Rxb1 under way; the likeliest line's rook slid on is revised at once.
+    let result = expect_game("slide-rook-on-past-the-square-a-rival-line-captures");
+    assert_eq!(time_of(&result, "revise a1b1 a1c1 41:Rac1"), Some(129_120));
+    assert!(
+        never_traced(&result, "waiting", "placed c1"),
+        "{:?}",
+        trace(&result, "waiting")
+    );
+}
+
+#[test]
 fn a_victim_lifted_as_the_slid_capturer_reaches_the_square_before_is_no_reply() {
     // 84... Rxf4 slid from a4, f4 lifted as the rook read on d4 20 ms after c4: no
     // 85. Rd4 within one scan, no alarm, and the game goes on.

@@ -1667,11 +1667,36 @@ impl Recognizer {
                 self.keep_behind(behind);
             }
             _ => {
+                // The likeliest line's last piece slid on from where it was read: a move
+                // under way on a line that read the last two plies otherwise would revise
+                // what was shown as much (a1-b1 slid on to c1 is Rac1, not Rxb1 under way
+                // on a line where 40... Bxb1). A line told apart earlier is a rival game; a
+                // likeliest line with a piece unseen, a doubtful one.
+                let told_apart_lately = |line: &Line| {
+                    let shared = (self.lines[0].nodes.iter().zip(&line.nodes))
+                        .take_while(|(a, b)| a.last_move == b.last_move)
+                        .count();
+                    shared + 1 >= self.lines[0].ply_count()
+                };
+                let slid_on = self.lines[0].unseen.is_empty()
+                    && found.iter().any(|(i, e)| {
+                        *i == 0
+                            && e.undo == 1
+                            && e.moves.first().and_then(|m| m.from())
+                                == self.lines[0].current().last_move.and_then(|m| m.from())
+                    });
                 let in_progress = self
                     .lines
                     .iter()
-                    .filter_map(|line| {
-                        in_progress_cost(line, self.view(), &self.evidence, self.settled_at)
+                    .enumerate()
+                    .filter_map(|(i, line)| {
+                        let cost =
+                            in_progress_cost(line, self.view(), &self.evidence, self.settled_at)?;
+                        Some(if i > 0 && slid_on && told_apart_lately(line) {
+                            cost + search::REVISION_COST
+                        } else {
+                            cost
+                        })
                     })
                     .min();
                 // A move finished while the other player holds one of their pieces: when

@@ -1887,6 +1887,16 @@ fn a_pawn_capture_slid_over_its_push_square_with_the_victim_off_raises_no_alarm(
 }
 
 #[test]
+fn a_pawn_pushed_on_from_an_unseen_square_unseen_again_is_kept_beside_a_capture_no_sensor_saw() {
+    // 9. d3 off-centre, 17. d4 pushed from it off-centre again: nothing reads. 17... O-O
+    // says White moved; 17. dxc5 from an unseen d4 is no likelier than 17. d4 unseen, and
+    // 20... cxd4 tells which.
+    let result = expect_game("unseen-pawn-pushed-on-unseen-again");
+    assert_no_alarm_from(&result, 60_000);
+    assert!(time_of(&result, "move c5d4 20:cxd4").is_some());
+}
+
+#[test]
 fn one_arrival_read_as_two_landings_keeps_the_piece_set_down_unseen_beside_it() {
     // 49. g3 set down off-centre half a second before 49... Qg4: g4 fills once, the
     // queen's arrival. Read as 49. g4 Qxg4 that arrival proves two landings, the capture

@@ -1819,13 +1819,14 @@ impl Recognizer {
                             0
                         };
                         blind.extend(self.unseen_stories_as_cheap_as(rival + hidden));
-                        if out_of_turn {
-                            blind.extend(
-                                self.stories_of_a_hidden_move()
-                                    .into_iter()
-                                    .filter(|(_, e)| e.cost <= rival + hidden),
-                            );
-                        }
+                        // Moves out of turn, or a capture no sensor saw: a pawn the line has
+                        // unseen may have moved on unseen again (17. d4 from an unseen d3,
+                        // no 17. dxc5 from an unseen d4).
+                        blind.extend(
+                            self.stories_of_a_hidden_move()
+                                .into_iter()
+                                .filter(|(_, e)| e.cost <= rival + hidden),
+                        );
                     }
                     if !blind.is_empty() {
                         found.extend(blind);

@@ -1897,6 +1897,15 @@ fn a_pawn_pushed_on_from_an_unseen_square_unseen_again_is_kept_beside_a_capture_
 }
 
 #[test]
+fn a_capture_of_an_unseen_piece_whose_pawn_appears_one_push_on_was_a_push() {
+    // 2... d5 and 3. e5 both off-centre, read as 3. exd5 of the pawn unseen on d5. 15. e6
+    // appears with nothing lifted: the pawn went e4-e5 and on, d5 never left.
+    let result = expect_game("unseen-pawn-push-read-as-capture-of-unseen-moves-on");
+    assert!(time_of(&result, "revise e4d5 e4e5 5:e5").is_some());
+    assert!(time_of(&result, "move e5e6 15:e6").is_some());
+}
+
+#[test]
 fn one_arrival_read_as_two_landings_keeps_the_piece_set_down_unseen_beside_it() {
     // 49. g3 set down off-centre half a second before 49... Qg4: g4 fills once, the
     // queen's arrival. Read as 49. g4 Qxg4 that arrival proves two landings, the capture

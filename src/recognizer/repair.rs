@@ -227,11 +227,12 @@ impl Recognizer {
             // Or the guessed capturer was set down unseen on a quiet square of its reach, where
             // no position since had a piece, and has moved on from there, unseen too: the board
             // shows a piece standing where nothing was lifted, a square it could go on to
-            // (3. exd5 guessed was 3. e5 off-centre when 8. e6 appears, d5 never left).
+            // (3. exd5 guessed was 3. e5 off-centre when 8. e6 appears, d5 never left). So
+            // may a capture of a piece the line had unseen.
             let guess_moved_on = recent
                 && !appeared.is_empty()
                 && recorded.is_capture()
-                && line.nodes[base + 1].was_guessed;
+                && (line.nodes[base + 1].was_guessed || line.nodes[base + 1].took_unseen);
             let held_since = if guess_moved_on {
                 line.occupied_over(base + 1..line.nodes.len())
             } else {

@@ -1906,6 +1906,14 @@ fn a_capture_of_an_unseen_piece_whose_pawn_appears_one_push_on_was_a_push() {
 }
 
 #[test]
+fn a_capture_from_a_dead_square_that_ends_the_game_is_recorded() {
+    // 83. Qxe6 from c6, its sensor stuck occupied: only e6 lifted and set back, and the
+    // session ends. Nothing later tells it from a touch, and a game ends on a move.
+    let result = expect_game("dead-sensor-capture-from-it-ends-the-game");
+    assert!(time_of(&result, "ambiguous 83:c6e6").is_some());
+}
+
+#[test]
 fn one_arrival_read_as_two_landings_keeps_the_piece_set_down_unseen_beside_it() {
     // 49. g3 set down off-centre half a second before 49... Qg4: g4 fills once, the
     // queen's arrival. Read as 49. g4 Qxg4 that arrival proves two landings, the capture

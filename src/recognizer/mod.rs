@@ -1061,11 +1061,38 @@ impl Recognizer {
                 let dead = self.dead_sensor_stories(true);
                 self.advance_cheapest(dead, stamp);
             }
+        } else if let Some(behind) = self.line_one_move_on_reading_the_board() {
+            // Nothing later can tell a touch from that move now, and a game ends on a move.
+            let line = self.lines.remove(behind);
+            self.lines.insert(0, line);
         }
         self.lines.truncate(1);
         self.now.t = t;
         self.report_moves();
         std::mem::take(&mut self.events)
+    }
+
+    /// At the end of a session on a board as the likeliest line has it: a line behind
+    /// that is the same game and one move more, which the board reads as well, its landing
+    /// touched since (a capture from a dead square shows its victim lifted and set back).
+    fn line_one_move_on_reading_the_board(&self) -> Option<usize> {
+        let first = &self.lines[0];
+        let n = first.ply_count();
+        let touched = self.evidence.disturbed_since(first.current().since);
+        (1..self.lines.len()).find(|&i| {
+            let line = &self.lines[i];
+            let reads = ((line.current().occupancy ^ self.sensed) & !line.blind()).is_empty();
+            line.ply_count() == n + 1
+                && line.nodes[..=n]
+                    .iter()
+                    .zip(&first.nodes)
+                    .all(|(a, b)| a.last_move == b.last_move)
+                && line
+                    .current()
+                    .last_move
+                    .is_some_and(|m| touched.contains(m.to()))
+                && reads
+        })
     }
 
     /// At the end of a session, a piece of the side to move and one of the other side's

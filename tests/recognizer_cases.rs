@@ -1914,6 +1914,29 @@ fn a_capture_from_a_dead_square_that_ends_the_game_is_recorded() {
 }
 
 #[test]
+fn a_first_move_nudged_onto_its_square_is_no_board_turned_round() {
+    // 1. e4 set down on e5 and nudged on: e2 empty, e5 and e4 read together a moment, which
+    // the board turned round reads as both players' first moves at once. The board is not
+    // taken for turned, and 1. e4 is shown as the pawn rests.
+    let result = expect_game("nudge-first-move-beside-its-square-is-no-turned-board");
+    assert!(
+        never_traced(&result, "orientation", "turned"),
+        "{:?}",
+        trace(&result, "orientation")
+    );
+    assert_eq!(time_of(&result, "move e2e4 1:e4"), Some(4_340));
+}
+
+#[test]
+fn a_piece_unseen_read_for_a_moment_stays_unseen_not_lifted() {
+    // 50... cxd5 set down off-centre; d5 reads for 20 ms (noise), then empty again: the
+    // pawn is still there unseen, not lifted, and 54... Rd7 is no 54... d4.
+    let result = expect_game("unseen-pawn-glimpsed-for-a-moment-stays-unseen");
+    assert!(time_of(&result, "move d8d7 54:Rd7").is_some());
+    assert!(never_traced(&result, "revise", "c6c5"));
+}
+
+#[test]
 fn one_arrival_read_as_two_landings_keeps_the_piece_set_down_unseen_beside_it() {
     // 49. g3 set down off-centre half a second before 49... Qg4: g4 fills once, the
     // queen's arrival. Read as 49. g4 Qxg4 that arrival proves two landings, the capture

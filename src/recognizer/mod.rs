@@ -169,7 +169,13 @@ pub struct Recognizer {
     /// Forgotten when the game is changed by hand (undo, redo, a correction, a setup, a
     /// new game).
     before_a_flicker: Option<(Bitboard, Stamp, Vec<Line>)>,
+    /// The same for squares with a piece unseen that read it at a reading, with what the
+    /// sensors read then.
+    before_a_glimpse: Option<(Bitboard, Stamp, Bitboard, Vec<Line>)>,
     events: Vec<Event>,
+    /// What this reading the other way round told while its first two plies, told at
+    /// once, waited to be proven: given out if it is taken.
+    held_events: Vec<Event>,
     /// Readings come from a board turned round: their squares are turned before use.
     turned: bool,
     /// While the orientation is unknown, the same readings read the other way round;
@@ -240,7 +246,9 @@ impl Recognizer {
             now,
             settled_at: now,
             before_a_flicker: None,
+            before_a_glimpse: None,
             events: Vec::new(),
+            held_events: Vec::new(),
             turned,
             rival: None,
             redo: Vec::new(),
@@ -357,6 +365,16 @@ impl Recognizer {
     fn read_occupancy(&mut self, occupancy: Bitboard, t: Millis) {
         let first = self.now.seq == 1;
         let changed = occupancy ^ self.sensed;
+        // A square with a piece unseen that reads it may be noise there: the lines as they
+        // were are kept aside, to be returned to if it alone empties again sooner than noise
+        // lasts (a piece lifted from there reads so too, but something else changes).
+        let unseen = self
+            .lines
+            .iter()
+            .fold(Bitboard::EMPTY, |all, line| all | line.unseen);
+        let glimpsed = changed & occupancy & unseen;
+        let before_the_glimpse = (!first && glimpsed.any() && !self.evidence.is_event_board())
+            .then(|| self.lines.clone());
         if !first {
             self.saw_change(changed, occupancy);
         }
@@ -374,6 +392,8 @@ impl Recognizer {
             }
             self.sensed = occupancy;
             self.step(stamp);
+            self.before_a_glimpse =
+                before_the_glimpse.map(|lines| (glimpsed, stamp, occupancy, lines));
         }
     }
 
@@ -457,7 +477,7 @@ impl Recognizer {
     /// seen a move.
     fn settle_orientation(
         &mut self,
-        rival: Box<Recognizer>,
+        mut rival: Box<Recognizer>,
         events: Vec<Event>,
         rival_events: Vec<Event>,
         t: Millis,
@@ -472,6 +492,16 @@ impl Recognizer {
             self.rival = Some(rival);
             return events;
         }
+        // Nor does it tell both players' first moves at once: this way round a piece set
+        // down beside its square to be nudged on, or a square's noise, reads so for a moment.
+        // Taken once it tells a third ply, or the board has stood still a second.
+        let first = &rival.lines[0];
+        let told_at_once = first.ply_count() == 2 && first.plies_open() == 2;
+        if told_at_once && t < rival.now.t.saturating_add(rival.config.still_ms) {
+            rival.held_events.extend(rival_events);
+            self.rival = Some(rival);
+            return events;
+        }
         *self = *rival;
         let mut events = vec![Event {
             t,
@@ -479,6 +509,7 @@ impl Recognizer {
                 turned: self.turned,
             },
         }];
+        events.append(&mut self.held_events);
         events.extend(rival_events);
         events
     }
@@ -1420,6 +1451,7 @@ impl Recognizer {
     /// Takes back the last move (a user command); the board must follow.
     pub fn undo(&mut self, t: Millis) -> Vec<Event> {
         self.before_a_flicker = None;
+        self.before_a_glimpse = None;
         if self.awaiting.is_none() && self.lines[0].ply_count() > 0 {
             if let Some(mv) = self.lines[0].current().last_move {
                 self.redo.push(mv);
@@ -1441,6 +1473,7 @@ impl Recognizer {
     /// board set back by hand has taken the move back for real). Nothing if it cannot.
     pub fn redo(&mut self, t: Millis) -> Vec<Event> {
         self.before_a_flicker = None;
+        self.before_a_glimpse = None;
         let Some(&mv) = self.redo.last() else {
             return Vec::new();
         };
@@ -1489,6 +1522,7 @@ impl Recognizer {
     /// move the sensors missed. Nothing if `mv` is not legal there.
     pub fn correct(&mut self, ply: usize, mv: Move, t: Millis) -> Vec<Event> {
         self.before_a_flicker = None;
+        self.before_a_glimpse = None;
         let line = &self.lines[0];
         let moves = line.moves();
         let Some(before) = ply.checked_sub(1).and_then(|i| line.nodes.get(i)) else {
@@ -1529,6 +1563,7 @@ impl Recognizer {
     /// Finishes the current game and waits for the board to show `start`.
     pub fn set_up(&mut self, start: Chess, t: Millis) -> Vec<Event> {
         self.before_a_flicker = None;
+        self.before_a_glimpse = None;
         if let Some(rival) = &mut self.rival {
             rival.set_up(start.clone(), t);
         }
@@ -1594,6 +1629,13 @@ impl Recognizer {
             } else {
                 self.before_a_flicker = Some((squares, read_at, lines));
             }
+        }
+        if let Some((squares, read_at, sensed_then, lines)) = self.before_a_glimpse.take()
+            && !self.evidence.longer_than_noise(read_at, stamp)
+            && self.sensed == sensed_then & !squares
+        {
+            self.lines = lines;
+            self.report_moves();
         }
         if let Some(target) = &self.awaiting {
             let expected = target.board().occupied();
@@ -3198,6 +3240,7 @@ impl Recognizer {
 
     fn start_game(&mut self, start: Chess) {
         self.before_a_flicker = None;
+        self.before_a_glimpse = None;
         self.archive_current_game();
         self.lines = vec![Line::new(start.clone(), self.now)];
         self.reported_moves.clear();

@@ -1937,6 +1937,15 @@ fn a_piece_unseen_read_for_a_moment_stays_unseen_not_lifted() {
 }
 
 #[test]
+fn a_piece_unseen_read_for_a_moment_with_no_hand_over_it_stands_there() {
+    // 1. e4 off-centre, read as e3 or e4. e4 reads for 20 ms with nothing in the hand: the
+    // pawn stands on e4, unseen again, and the game keeps 1. e4.
+    let result = expect_game("unseen-first-move-glimpsed-on-its-square");
+    assert!(time_of(&result, "unseen e4").is_some_and(|t| t >= 17_700));
+    assert!(never_traced(&result, "revise", "e2e4 e2e3"));
+}
+
+#[test]
 fn one_arrival_read_as_two_landings_keeps_the_piece_set_down_unseen_beside_it() {
     // 49. g3 set down off-centre half a second before 49... Qg4: g4 fills once, the
     // queen's arrival. Read as 49. g4 Qxg4 that arrival proves two landings, the capture

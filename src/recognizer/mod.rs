@@ -1634,7 +1634,13 @@ impl Recognizer {
             && !self.evidence.longer_than_noise(read_at, stamp)
             && self.sensed == sensed_then & !squares
         {
+            // With no piece in the hand (passing over it), a piece stands there: the lines
+            // with one unseen there go first.
             self.lines = lines;
+            if self.view().missing(self.expected_occupancy()).is_empty() {
+                self.lines
+                    .sort_by_key(|line| (line.unseen & squares).is_empty());
+            }
             self.report_moves();
         }
         if let Some(target) = &self.awaiting {

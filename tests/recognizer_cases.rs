@@ -1946,6 +1946,15 @@ fn a_piece_unseen_read_for_a_moment_with_no_hand_over_it_stands_there() {
 }
 
 #[test]
+fn a_move_from_a_square_the_last_move_landed_on_is_kept_as_the_session_ends() {
+    // Turned round, b5 (g4 as wired) stuck occupied: 66... Kb5 comes down on it unseen, 67.
+    // c6 lands where the king left, and the session ends with c5 lifted: both are recorded,
+    // as a still board would decide them.
+    let result = expect_game("turned-dead-king-onto-the-dead-square-as-the-game-ends");
+    assert!(time_of(&result, "move c5c6 133:c6").is_some());
+}
+
+#[test]
 fn one_arrival_read_as_two_landings_keeps_the_piece_set_down_unseen_beside_it() {
     // 49. g3 set down off-centre half a second before 49... Qg4: g4 fills once, the
     // queen's arrival. Read as 49. g4 Qxg4 that arrival proves two landings, the capture

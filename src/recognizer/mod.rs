@@ -1086,6 +1086,8 @@ impl Recognizer {
                 self.advance(found, stamp);
             } else if let Some(only) = self.only_move_of_the_piece_in_the_air() {
                 self.advance(vec![(0, only)], stamp);
+            } else if self.moved_from_a_square_refilled(stamp) {
+                // A move from a square the next one landed on: as a still board decides it.
             } else if self.view().extra(self.expected_occupancy()).is_empty() {
                 // Pieces gone and none placed: they may have come down where a sensor is
                 // dead, the last of them too.

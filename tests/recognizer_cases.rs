@@ -1955,6 +1955,15 @@ fn a_move_from_a_square_the_last_move_landed_on_is_kept_as_the_session_ends() {
 }
 
 #[test]
+fn a_piece_unseen_straightened_in_the_last_reading_is_repaired_as_the_session_ends() {
+    // 32. Qg7+ off-centre, read as Qh6; 34. f8=Q read as Qhf8. The queen is straightened on
+    // g7 in the session's last reading: the end decides as a still board would, the
+    // repair putting it there and 34. f8=Q+ made.
+    let result = expect_game("unseen-queen-straightened-as-the-session-ends");
+    assert!(time_of(&result, "revise g5h6 g5g7 63:Qg7+").is_some());
+}
+
+#[test]
 fn one_arrival_read_as_two_landings_keeps_the_piece_set_down_unseen_beside_it() {
     // 49. g3 set down off-centre half a second before 49... Qg4: g4 fills once, the
     // queen's arrival. Read as 49. g4 Qxg4 that arrival proves two landings, the capture

@@ -543,12 +543,7 @@ impl Recognizer {
             let stamp = self
                 .evidence
                 .stamp(still_since.saturating_add(self.config.still_ms));
-            let _ = self.decide_when_still(stamp, Self::repair_with_unseen_landing)
-                || self.decide_when_still(stamp, Self::reread_recent_moves)
-                || self.decide_when_still(stamp, Self::advance_on_a_hidden_move)
-                || self.decide_when_still(stamp, Self::catch_up_with_unseen_landings)
-                || self.decide_when_still(stamp, Self::moved_from_a_square_refilled)
-                || self.decide_when_still(stamp, Self::catch_up_from_further_back);
+            self.decide_a_still_board_nothing_explains(stamp);
             return std::mem::take(&mut self.events);
         }
         let lifted = self.view().missing(self.expected_occupancy());
@@ -1038,6 +1033,17 @@ impl Recognizer {
         true
     }
 
+    /// What a board nothing explains decides once it has stood still: true if a story was
+    /// taken.
+    fn decide_a_still_board_nothing_explains(&mut self, stamp: Stamp) -> bool {
+        self.decide_when_still(stamp, Self::repair_with_unseen_landing)
+            || self.decide_when_still(stamp, Self::reread_recent_moves)
+            || self.decide_when_still(stamp, Self::advance_on_a_hidden_move)
+            || self.decide_when_still(stamp, Self::catch_up_with_unseen_landings)
+            || self.decide_when_still(stamp, Self::moved_from_a_square_refilled)
+            || self.decide_when_still(stamp, Self::catch_up_from_further_back)
+    }
+
     /// Tries `decide` at `stamp`, the time the board's stillness decides: its events carry
     /// that time. True if it decided.
     fn decide_when_still(&mut self, stamp: Stamp, decide: fn(&mut Self, Stamp) -> bool) -> bool {
@@ -1086,8 +1092,9 @@ impl Recognizer {
                 self.advance(found, stamp);
             } else if let Some(only) = self.only_move_of_the_piece_in_the_air() {
                 self.advance(vec![(0, only)], stamp);
-            } else if self.moved_from_a_square_refilled(stamp) {
-                // A move from a square the next one landed on: as a still board decides it.
+            } else if self.decide_a_still_board_nothing_explains(stamp) {
+                // As a still board nothing explains decides live (a move from a square the
+                // next one landed on; a piece set down unseen, then moved on from).
             } else if self.view().extra(self.expected_occupancy()).is_empty() {
                 // Pieces gone and none placed: they may have come down where a sensor is
                 // dead, the last of them too.

@@ -1094,7 +1094,7 @@ impl Recognizer {
                 self.advance(vec![(0, only)], stamp);
             } else if self.decide_a_still_board_nothing_explains(stamp) {
                 // As a still board nothing explains decides live (a move from a square the
-                // next one landed on; a piece set down unseen, then moved on from).
+                // next one landed on; a piece set down unseen, straightened at the end).
             } else if self.view().extra(self.expected_occupancy()).is_empty() {
                 // Pieces gone and none placed: they may have come down where a sensor is
                 // dead, the last of them too.

@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 use shakmaty::{Bitboard, Chess, Move, Position, Role};
 
 use super::evidence::Stamp;
-use super::moves::occupancy_after;
+use super::moves::{occupancy_after, touched_squares};
 use super::plausibility::plausibility;
 
 #[derive(Clone, Debug)]
@@ -151,6 +151,37 @@ impl Line {
 
     pub fn moves(&self) -> Vec<Move> {
         self.nodes.iter().filter_map(|n| n.last_move).collect()
+    }
+
+    /// How many plies this line and `other` share from the start.
+    pub fn shared_plies(&self, other: &Line) -> usize {
+        let shared_nodes = (self.nodes.iter().zip(&other.nodes))
+            .take_while(|(a, b)| a.last_move == b.last_move)
+            .count();
+        shared_nodes.saturating_sub(1)
+    }
+
+    /// Whether no move after the one at `index` (of `moves()`) touched the square it came
+    /// down on.
+    pub fn untouched_since_set_down(&self, index: usize) -> bool {
+        let Some(set_down) = self.nodes.get(index + 1).and_then(|n| n.last_move) else {
+            return false;
+        };
+        let square = set_down.to();
+        self.nodes[index + 2..]
+            .iter()
+            .filter_map(|n| n.last_move)
+            .all(|later| !touched_squares(later).contains(square))
+    }
+
+    /// Whether the piece the move at `index` (of `moves()`) set down stands there still,
+    /// unseen: never read there, and no later move touched its square.
+    pub fn still_unseen_where_set_down(&self, index: usize) -> bool {
+        self.nodes
+            .get(index + 1)
+            .and_then(|n| n.last_move)
+            .is_some_and(|m| self.unseen.contains(m.to()))
+            && self.untouched_since_set_down(index)
     }
 
     pub fn start(&self) -> &Chess {

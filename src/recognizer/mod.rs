@@ -1033,6 +1033,13 @@ impl Recognizer {
         true
     }
 
+    /// The game changed by hand (undo, redo, a correction, a setup, a new game): the lines
+    /// kept aside for a flicker or a glimpse to undo are no longer its.
+    fn forget_what_noise_may_undo(&mut self) {
+        self.before_a_flicker = None;
+        self.before_a_glimpse = None;
+    }
+
     /// What a board nothing explains decides once it has stood still: true if a story was
     /// taken.
     fn decide_a_still_board_nothing_explains(&mut self, stamp: Stamp) -> bool {
@@ -1123,10 +1130,7 @@ impl Recognizer {
             let line = &self.lines[i];
             let reads = ((line.current().occupancy ^ self.sensed) & !line.blind()).is_empty();
             line.ply_count() == n + 1
-                && line.nodes[..=n]
-                    .iter()
-                    .zip(&first.nodes)
-                    .all(|(a, b)| a.last_move == b.last_move)
+                && line.shared_plies(first) == n
                 && line
                     .current()
                     .last_move
@@ -1459,8 +1463,7 @@ impl Recognizer {
 
     /// Takes back the last move (a user command); the board must follow.
     pub fn undo(&mut self, t: Millis) -> Vec<Event> {
-        self.before_a_flicker = None;
-        self.before_a_glimpse = None;
+        self.forget_what_noise_may_undo();
         if self.awaiting.is_none() && self.lines[0].ply_count() > 0 {
             if let Some(mv) = self.lines[0].current().last_move {
                 self.redo.push(mv);
@@ -1481,8 +1484,7 @@ impl Recognizer {
     /// Plays again the move the last undo took back, while the board still shows it (a
     /// board set back by hand has taken the move back for real). Nothing if it cannot.
     pub fn redo(&mut self, t: Millis) -> Vec<Event> {
-        self.before_a_flicker = None;
-        self.before_a_glimpse = None;
+        self.forget_what_noise_may_undo();
         let Some(&mv) = self.redo.last() else {
             return Vec::new();
         };
@@ -1530,8 +1532,7 @@ impl Recognizer {
     /// (what still differs shows as squares to change). `ply` one past the last enters a
     /// move the sensors missed. Nothing if `mv` is not legal there.
     pub fn correct(&mut self, ply: usize, mv: Move, t: Millis) -> Vec<Event> {
-        self.before_a_flicker = None;
-        self.before_a_glimpse = None;
+        self.forget_what_noise_may_undo();
         let line = &self.lines[0];
         let moves = line.moves();
         let Some(before) = ply.checked_sub(1).and_then(|i| line.nodes.get(i)) else {
@@ -1571,8 +1572,7 @@ impl Recognizer {
 
     /// Finishes the current game and waits for the board to show `start`.
     pub fn set_up(&mut self, start: Chess, t: Millis) -> Vec<Event> {
-        self.before_a_flicker = None;
-        self.before_a_glimpse = None;
+        self.forget_what_noise_may_undo();
         if let Some(rival) = &mut self.rival {
             rival.set_up(start.clone(), t);
         }
@@ -1756,12 +1756,8 @@ impl Recognizer {
                 // what was shown as much (a1-b1 slid on to c1 is Rac1, not Rxb1 under way
                 // on a line where 40... Bxb1). A line told apart earlier is a rival game; a
                 // likeliest line with a piece unseen, a doubtful one.
-                let told_apart_lately = |line: &Line| {
-                    let shared = (self.lines[0].nodes.iter().zip(&line.nodes))
-                        .take_while(|(a, b)| a.last_move == b.last_move)
-                        .count();
-                    shared + 1 >= self.lines[0].ply_count()
-                };
+                let told_apart_lately =
+                    |line: &Line| self.lines[0].shared_plies(line) + 2 >= self.lines[0].ply_count();
                 let slid_on = self.lines[0].unseen.is_empty()
                     && found.iter().any(|(i, e)| {
                         *i == 0
@@ -2072,18 +2068,14 @@ impl Recognizer {
         if missing.is_empty() {
             return false;
         }
-        let played = line.moves();
-        let n = played.len();
+        let n = line.ply_count();
         (n.saturating_sub(repair::DEEPEST).max(line.pinned)..n).any(|base| {
             let node = &line.nodes[base + 1];
             node.was_guessed
-                && node.last_move.is_some_and(|m| {
-                    m.is_capture()
-                        && missing.contains(m.to())
-                        && played[base + 1..]
-                            .iter()
-                            .all(|later| !touched_squares(*later).contains(m.to()))
-                })
+                && node
+                    .last_move
+                    .is_some_and(|m| m.is_capture() && missing.contains(m.to()))
+                && line.untouched_since_set_down(base)
         })
     }
 
@@ -3254,8 +3246,7 @@ impl Recognizer {
     }
 
     fn start_game(&mut self, start: Chess) {
-        self.before_a_flicker = None;
-        self.before_a_glimpse = None;
+        self.forget_what_noise_may_undo();
         self.archive_current_game();
         self.lines = vec![Line::new(start.clone(), self.now)];
         self.reported_moves.clear();
@@ -3434,12 +3425,7 @@ impl Recognizer {
         let played = line.moves();
         let mut instead = Bitboard::EMPTY;
         for (ply, &m) in played.iter().enumerate().rev() {
-            let landed = m.to();
-            if !line.unseen.contains(landed)
-                || played[ply + 1..]
-                    .iter()
-                    .any(|&later| moves::touched_squares(later).contains(landed))
-            {
+            if !line.still_unseen_where_set_down(ply) {
                 continue;
             }
             instead |= line.nodes[ply]

@@ -9,7 +9,7 @@ use shakmaty::{Bitboard, Move, Position, Role, Square};
 
 use super::evidence::PASSING_MS;
 use super::line::Line;
-use super::moves::{footprint, touched_squares};
+use super::moves::footprint;
 use super::search::{IN_PROGRESS, PLY, UNSEEN_LANDING, explain, in_progress_cost};
 use super::{BoardStatus, MAX_LINES, Recognizer, Stamp};
 
@@ -179,11 +179,7 @@ impl Recognizer {
             // last move (a piece knocked over by the hand now moving is not this).
             let passed = recorded.to();
             // The line still has its piece there unseen, never read and never moved on.
-            let still_unseen = line.unseen.contains(passed)
-                && !recorded.is_castle()
-                && played[base + 1..]
-                    .iter()
-                    .all(|&m| !touched_squares(m).contains(passed));
+            let still_unseen = !recorded.is_castle() && line.still_unseen_where_set_down(base);
             let recent = back <= DEEPEST_SEEN;
             if !recent && !still_unseen {
                 continue;

@@ -1964,6 +1964,15 @@ fn a_piece_unseen_straightened_in_the_last_reading_is_repaired_as_the_session_en
 }
 
 #[test]
+fn a_hidden_push_onto_a_square_a_capture_then_filled_is_told_by_that_capture() {
+    // Poll mode. 1. d4 off-centre, read as d3 or d4. 3. d5 goes on unseen, 3... exd5 comes
+    // down unseen on it, and 4. cxd5 shows only c4 lifted and d5 placed: the hidden push
+    // is told by the capture that filled its square, and 1. d3 is revised.
+    let result = expect_game("unseen-push-taken-where-it-went-unseen");
+    assert!(time_of(&result, "revise d2d3 d2d4 1:d4").is_some());
+}
+
+#[test]
 fn one_arrival_read_as_two_landings_keeps_the_piece_set_down_unseen_beside_it() {
     // 49. g3 set down off-centre half a second before 49... Qg4: g4 fills once, the
     // queen's arrival. Read as 49. g4 Qxg4 that arrival proves two landings, the capture
@@ -2339,11 +2348,12 @@ fn a_repair_taken_by_a_line_behind_plays_only_moves_legal_there() {
 
 #[test]
 fn a_capture_no_sensor_proved_decided_by_the_reply_is_repaired_as_a_guess() {
-    // 15. c5 off-centre read as 15. cxd5, the reply 15... Bxc5 read as Bc5. 25... d4 lifts
-    // the pawn cxd5 took: the capture is repaired as a guess is.
+    // 15. c5 off-centre read as 15. cxd5, the reply 15... Bxc5 read as Bc5. 16. dxc5 tells
+    // the line kept behind with 15. c5; at the latest, 25... d4 lifts the pawn cxd5 took,
+    // and the capture is repaired as a guess is.
     let result =
         expect_game("unseen-push-read-as-a-capture-with-the-reply-repaired-when-the-victim-moves");
-    assert_eq!(time_of(&result, "revise c4d5 c4c5 29:c5"), Some(159_000));
+    assert!(time_of(&result, "revise c4d5 c4c5 29:c5").is_some_and(|t| t <= 159_000));
 }
 
 #[test]

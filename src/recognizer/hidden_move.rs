@@ -18,7 +18,8 @@ impl Recognizer {
     }
 
     /// Stories that begin with such a move on a line with a piece of the side to move
-    /// unseen: a quiet move onto a square that reads empty, then what the board shows,
+    /// unseen: a quiet move onto a square that reads empty (or was filled since, by a capture
+    /// of it), then what the board shows,
     /// read in the order the hands played it (5... d5 from d6 unseen, then 6. Bd3 6...
     /// Bd6, for Bd6 and Bd3 read out of turn).
     pub(super) fn stories_of_a_hidden_move(&self) -> Vec<(usize, Explanation)> {
@@ -34,9 +35,12 @@ impl Recognizer {
             }
             for &(m, _) in current.legal_moves() {
                 let quiet = !m.is_capture() && !m.is_castle() && !m.is_promotion();
+                // (A square filled since may have been filled by a capture of it: 3. d5
+                // from an unseen d4, 3... exd5 unseen, 4. cxd5.)
+                let filled_since = || self.evidence.last_arrival(m.to(), current.since).is_some();
                 if !quiet
                     || !m.from().is_some_and(|from| hidden.contains(from))
-                    || self.sensed.contains(m.to())
+                    || (self.sensed.contains(m.to()) && !filled_since())
                     || !self.allows(m)
                 {
                     continue;

@@ -19,9 +19,8 @@ impl Recognizer {
 
     /// Stories that begin with such a move on a line with a piece of the side to move
     /// unseen: a quiet move onto a square that reads empty (or was filled since, by a capture
-    /// of it), then what the board shows,
-    /// read in the order the hands played it (5... d5 from d6 unseen, then 6. Bd3 6...
-    /// Bd6, for Bd6 and Bd3 read out of turn).
+    /// of it), then what the board shows, read in the order the hands played it (5... d5
+    /// from d6 unseen, then 6. Bd3 6... Bd6, for Bd6 and Bd3 read out of turn).
     pub(super) fn stories_of_a_hidden_move(&self) -> Vec<(usize, Explanation)> {
         let ctx = self.search_context();
         let mut found = Vec::new();

@@ -37,6 +37,10 @@ const MOST_UNSEEN: u32 = 3;
 /// How many moves a walk follows before it gives up (for one setting fewer pieces down
 /// unseen): a bound on a still board's work.
 const MOST_MOVES_TRIED: usize = 1000;
+/// The same, once the board has read illegal longer than a knocked piece lies: pieces set
+/// down unseen three plies running (25. exf4, 25... Bf6, 26. Ne2) make a wide walk, and
+/// the game is stuck without it.
+const MOST_MOVES_TRIED_STUCK: usize = 3000;
 /// The same, for a story told from further back: rarer, and the game stuck without it.
 const MOST_MOVES_TRIED_FURTHER_BACK: usize = 8000;
 /// The same, told from further back: the plies since the choice and the moves stuck on it.
@@ -124,11 +128,16 @@ impl Recognizer {
         // opponent's, just lifted, set down where the mover's could go). The lines behind
         // the likeliest hold the other readings of an earlier piece set down unseen (1... c6
         // or c5), which a later move may tell.
+        let most_tried = if self.stuck_at(stamp) {
+            MOST_MOVES_TRIED_STUCK
+        } else {
+            MOST_MOVES_TRIED
+        };
         let mut told: Vec<(u32, usize, usize, Line)> = Vec::new();
         for (index, line) in self.lines.iter().enumerate().take(CATCH_UP_LINES) {
             // (A line behind from its own position only: a bound on a still board's work.)
             let most_back = if index == 0 { line.plies_open() } else { 0 };
-            told.extend(self.stories_back(index, 0..=most_back, false));
+            told.extend(self.stories_back(index, 0..=most_back, false, most_tried));
         }
         self.take_the_cheapest_stories(told, stamp)
     }
@@ -141,10 +150,7 @@ impl Recognizer {
     pub(super) fn catch_up_from_further_back(&mut self, stamp: Stamp) -> bool {
         // Only once the board has read illegal for longer than a knocked piece lies: the
         // game went on over it.
-        let stuck = self
-            .illegal_since
-            .is_some_and(|since| stamp.t >= since.saturating_add(STUCK_MS));
-        if !stuck {
+        if !self.stuck_at(stamp) {
             return false;
         }
         let view = self.view();
@@ -168,18 +174,31 @@ impl Recognizer {
         let nearest = self.lines[0].plies_open() + 1;
         let history = self.evidence.with_history();
         let recent = std::mem::replace(&mut self.evidence, history);
-        let told = self.stories_back(0, nearest..=DEEPEST_BACK, true);
+        let told = self.stories_back(
+            0,
+            nearest..=DEEPEST_BACK,
+            true,
+            MOST_MOVES_TRIED_FURTHER_BACK,
+        );
         self.evidence = recent;
         self.take_the_cheapest_stories(told, stamp)
     }
 
+    /// Whether the board has read illegal for longer than a knocked piece lies.
+    fn stuck_at(&self, stamp: Stamp) -> bool {
+        self.illegal_since
+            .is_some_and(|since| stamp.t >= since.saturating_add(STUCK_MS))
+    }
+
     /// The stories told on line `index` from each node `back` plies before its position,
-    /// with their costs, lines and bases. Evidence older than the base is needed.
+    /// with their costs, lines and bases, each walk following at most `most_tried` moves.
+    /// Evidence older than the base is needed.
     fn stories_back(
         &self,
         index: usize,
         back: std::ops::RangeInclusive<usize>,
         further_back: bool,
+        most_tried: usize,
     ) -> Vec<(u32, usize, usize, Line)> {
         let line = &self.lines[index];
         let n = line.ply_count();
@@ -187,7 +206,7 @@ impl Recognizer {
         let mut told = Vec::new();
         for back in *back.start()..=most_back {
             let base = n - back;
-            for (cost, tail) in self.stories_from(line, base, further_back) {
+            for (cost, tail) in self.stories_from(line, base, further_back, most_tried) {
                 told.push((cost + REVISION_COST * back as u32, index, base, tail));
             }
         }
@@ -256,12 +275,13 @@ impl Recognizer {
 
     /// The stories told from node `base` of the likeliest line, with their costs, each as a
     /// line of its own from that node.
-    fn stories_from(&self, line: &Line, base: usize, further_back: bool) -> Vec<(u32, Line)> {
-        let most_tried = if further_back {
-            MOST_MOVES_TRIED_FURTHER_BACK
-        } else {
-            MOST_MOVES_TRIED
-        };
+    fn stories_from(
+        &self,
+        line: &Line,
+        base: usize,
+        further_back: bool,
+        most_tried: usize,
+    ) -> Vec<(u32, Line)> {
         let node = &line.nodes[base];
         let view = self.view_of(line);
         let live = view.live & !line.blind();

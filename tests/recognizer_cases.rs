@@ -1982,6 +1982,25 @@ fn three_pieces_set_down_unseen_running_are_told_once_the_board_is_stuck() {
 }
 
 #[test]
+fn a_capture_nothing_shows_of_a_piece_set_down_unseen_is_no_story() {
+    // Poll mode. 1... e6 off-centre, read as e5 or e6. 4... exd5 from the unseen e6 shows
+    // only d5 lifted and set back; 5. Bg5 comes down off-centre as 4... Be7 is read, then
+    // 6. e3. Not 5. Bf4 5... exf4, from an unseen e5 onto a bishop unseen, which nothing
+    // shows: the two Black moves are read in the other order, the same position, and the
+    // game goes on.
+    let name = "unseen-capture-by-an-unseen-pawn-read-as-a-put-back";
+    let result = run(name, None);
+    let expected = expected_games(name);
+    let read = games(&result);
+    assert_eq!(read.len(), 1);
+    assert_eq!(read[0].len(), expected[0].len());
+    assert_eq!(read[0][..7], expected[0][..7]);
+    assert_eq!((read[0][7].as_str(), read[0][9].as_str()), ("f8e7", "e6d5"));
+    assert_eq!(read[0][8], expected[0][8]);
+    assert_eq!(read[0][10..], expected[0][10..]);
+}
+
+#[test]
 fn one_arrival_read_as_two_landings_keeps_the_piece_set_down_unseen_beside_it() {
     // 49. g3 set down off-centre half a second before 49... Qg4: g4 fills once, the
     // queen's arrival. Read as 49. g4 Qxg4 that arrival proves two landings, the capture

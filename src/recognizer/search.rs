@@ -509,6 +509,13 @@ impl Search<'_, '_> {
                     return;
                 }
                 unseen += 1;
+                // A capture of a piece this story set down unseen, by a piece no sensor saw
+                // leave, landing unseen: nothing at all shows it (9. Bf4 unseen, 9... exf4
+                // from an unseen e5, for a bishop set down off-centre elsewhere).
+                if victim_arrived_in_story && departure.is_none() {
+                    unproven += 1;
+                    unproven_moves |= 1 << index;
+                }
                 continue;
             }
             let (Some(victim), Some(from)) = (print.victim, m.from()) else {

@@ -1974,8 +1974,8 @@ fn a_hidden_push_onto_a_square_a_capture_then_filled_is_told_by_that_capture() {
 
 #[test]
 fn three_pieces_set_down_unseen_running_are_told_once_the_board_is_stuck() {
-    // Poll mode. 25. exf4, 25... Bf6 and 26. Ne2 all come down off-centre, then 26... Na5
-    // and 27. Qd1: the board reads illegal until a walk wide enough for three pieces set
+    // Poll mode. 13. exf4, 13... Bf6 and 14. Ne2 all come down off-centre, then 14... Na5
+    // and 15. Qd1: the board reads illegal until a walk wide enough for three pieces set
     // down unseen tells the game on, and the pieces seen later tell where they went.
     let result = expect_game("unseen-three-plies-running-stuck-then-told");
     assert!(time_of(&result, "move e3f4 25:exf4").is_some_and(|t| t < 91_000));

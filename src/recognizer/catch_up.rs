@@ -38,7 +38,7 @@ const MOST_UNSEEN: u32 = 3;
 /// unseen): a bound on a still board's work.
 const MOST_MOVES_TRIED: usize = 1000;
 /// The same, once the board has read illegal longer than a knocked piece lies: pieces set
-/// down unseen three plies running (25. exf4, 25... Bf6, 26. Ne2) make a wide walk, and
+/// down unseen three plies running (13. exf4, 13... Bf6, 14. Ne2) make a wide walk, and
 /// the game is stuck without it.
 const MOST_MOVES_TRIED_STUCK: usize = 3000;
 /// The same, for a story told from further back: rarer, and the game stuck without it.

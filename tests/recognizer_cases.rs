@@ -2001,6 +2001,16 @@ fn a_capture_nothing_shows_of_a_piece_set_down_unseen_is_no_story() {
 }
 
 #[test]
+fn a_capture_seen_landing_then_taken_off_for_the_recapture_is_no_piece_unseen() {
+    // Poll mode. 14... Bc6 and 15. a3 both come down off-centre; 15... Bxc3 is seen, and
+    // 16. bxc3 begins at once (c3 lifted, then b2), the queen on d1 straightened just
+    // before. The bishop seen landing on c3, its square emptied for the capture of it, is
+    // no piece set down unseen there: the game is told on before the recapture lands.
+    let result = expect_game("unseen-two-set-down-then-a-capture-taken-at-once");
+    assert!(time_of(&result, "move b4c3 30:Bxc3").is_some_and(|t| t < 110_000));
+}
+
+#[test]
 fn one_arrival_read_as_two_landings_keeps_the_piece_set_down_unseen_beside_it() {
     // 49. g3 set down off-centre half a second before 49... Qg4: g4 fills once, the
     // queen's arrival. Read as 49. g4 Qxg4 that arrival proves two landings, the capture
@@ -2151,9 +2161,10 @@ fn a_capture_by_an_unseen_pawn_keeps_every_square_an_unseen_bishop_may_stand_on(
 #[test]
 fn a_catch_up_too_long_to_walk_with_three_pieces_unseen_is_walked_with_two() {
     // 14... a6 and 15... b5 set down unseen, five plies on: the catch-up tells them all
-    // once the board is still, not an illegal board for the rest of the game.
+    // once the board is still (at the latest), not an illegal board for the rest of the
+    // game.
     let result = expect_game("unseen-two-pawns-caught-up-past-a-long-walk");
-    assert_eq!(time_of(&result, "move h7h6 32:h6"), Some(100_060));
+    assert!(time_of(&result, "move h7h6 32:h6").is_some_and(|t| t <= 100_060));
 }
 
 #[test]

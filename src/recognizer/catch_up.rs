@@ -393,7 +393,8 @@ impl Recognizer {
                 // No more than one move under way: a second hand is a story of its own. Not
                 // after a capture no sensor saw: a piece in the air then (one knocked over by
                 // the capturing hand) says the hand is not done.
-                match in_progress_cost(&caught_up, view, &self.evidence, self.settled_at) {
+                let settled = self.set_back_before_the_hand(&caught_up, view);
+                match in_progress_cost(&caught_up, view, &self.evidence, settled) {
                     Some(IN_PROGRESS) if !story.ends_onto_unseen => IN_PROGRESS,
                     _ => continue,
                 }
@@ -404,6 +405,34 @@ impl Recognizer {
             told.push((cost, caught_up));
         }
         told
+    }
+
+    /// When the board settled for the move under way after `caught_up`: a piece touched and
+    /// set back before the hand lifted the first piece still in the air is no part of it
+    /// (a queen straightened, then 16. bxc3 begun).
+    fn set_back_before_the_hand(&self, caught_up: &Line, view: Sensed) -> Stamp {
+        let current = caught_up.current();
+        let since = current.since.max(self.settled_at);
+        let Some(hand) = view
+            .missing(current.occupancy)
+            .into_iter()
+            .filter_map(|square| self.evidence.last_departure(square, since))
+            .min()
+        else {
+            return self.settled_at;
+        };
+        // (Only a touch, up and down within a slide's time: a piece lifted longer may be a
+        // victim taken off, another piece set down in its place.)
+        let touch = PASSING_MS + self.evidence.poll_skew();
+        (self.evidence.departed_since(since) & self.sensed & current.occupancy)
+            .into_iter()
+            .filter_map(|square| {
+                let left = self.evidence.last_departure(square, since)?;
+                let back = self.evidence.last_arrival(square, left)?;
+                (back.t <= left.t + touch && back <= hand).then_some(back)
+            })
+            .max()
+            .map_or(self.settled_at, |back| back.max(self.settled_at))
     }
 
     /// Whether every square a hand left since is the story's, holds a piece of the move
@@ -573,6 +602,7 @@ impl Walk<'_> {
                     ],
                     None => {
                         let landing = self.landing(
+                            position,
                             m,
                             step.departed,
                             previous,
@@ -810,6 +840,7 @@ impl Walk<'_> {
     /// story's unseen pieces that may be taken unseen; `held_unseen`: all it holds unseen.
     fn landing(
         &self,
+        position: &Chess,
         m: Move,
         departed: Stamp,
         previous: Stamp,
@@ -835,22 +866,29 @@ impl Walk<'_> {
                 let landed = self.evidence.first_arrival(victim, departed, departed.t)?;
                 return Some((Some(landed), Bitboard::EMPTY));
             }
+            let way = slide_way(m);
+            // Its own landing, not a recapture's on the same square later.
+            let own_landing = self
+                .evidence
+                .capture_proofs(from, victim, way.passed | way.brushed, self.since)
+                .last();
             // Its victim taken off since the previous move's piece left, and the square
-            // empty since: the capturer was set down there off-centre.
+            // empty since: the capturer was set down there off-centre. Unless it was seen
+            // coming down, and taken off for a capture of it under way (15... Bxc3, 16.
+            // bxc3 begun).
             if !self.sensed.contains(victim) {
+                if let Some(proof) = own_landing
+                    && self.taken_off_for_a_capture(position, m, proof)
+                {
+                    return Some((Some(proof), Bitboard::EMPTY));
+                }
                 let taken_off = self
                     .evidence
                     .last_departure(victim, self.since)
                     .is_some_and(|left| left > previous);
                 return taken_off.then_some((None, Bitboard::from_square(victim)));
             }
-            let way = slide_way(m);
-            // Its own landing, not a recapture's on the same square later.
-            let proof = self
-                .evidence
-                .capture_proofs(from, victim, way.passed | way.brushed, self.since)
-                .last()?;
-            return Some((Some(proof), Bitboard::EMPTY));
+            return Some((Some(own_landing?), Bitboard::EMPTY));
         }
         // Each piece lands after it left (a slid one may reach its square a moment before):
         // a castling's rook may come down before its king is lifted, so from the first of
@@ -892,6 +930,26 @@ impl Walk<'_> {
         // Where only dead sensors stand, it came down unseen by nature, at no cost.
         let landed = landed.unwrap_or(departed);
         Some((unseen.is_empty().then_some(landed), unseen))
+    }
+}
+
+impl Walk<'_> {
+    /// Whether the piece `m` brought down on its square at `landed` was lifted off again as
+    /// the victim of a capture: a piece of the other side that attacks the square lifted
+    /// with it (the victim first, or a poll before).
+    fn taken_off_for_a_capture(&self, position: &Chess, m: Move, landed: Stamp) -> bool {
+        let square = m.to();
+        let Some(left) = self.evidence.last_departure(square, landed) else {
+            return false;
+        };
+        let mut after = position.clone();
+        after.play_unchecked(m);
+        let board = after.board();
+        board
+            .attacks_to(square, after.turn(), board.occupied())
+            .into_iter()
+            .filter_map(|from| self.evidence.last_departure(from, landed))
+            .any(|lifted| lifted.t + self.skew.max(POLL_SKEW_MS) >= left.t)
     }
 }
 

@@ -393,8 +393,7 @@ impl Recognizer {
                 // No more than one move under way: a second hand is a story of its own. Not
                 // after a capture no sensor saw: a piece in the air then (one knocked over by
                 // the capturing hand) says the hand is not done.
-                let settled = self.set_back_before_the_hand(&caught_up, view);
-                match in_progress_cost(&caught_up, view, &self.evidence, settled) {
+                match in_progress_cost(&caught_up, view, &self.evidence, self.settled_at) {
                     Some(IN_PROGRESS) if !story.ends_onto_unseen => IN_PROGRESS,
                     _ => continue,
                 }
@@ -405,34 +404,6 @@ impl Recognizer {
             told.push((cost, caught_up));
         }
         told
-    }
-
-    /// When the board settled for the move under way after `caught_up`: a piece touched and
-    /// set back before the hand lifted the first piece still in the air is no part of it
-    /// (a queen straightened, then 16. bxc3 begun).
-    fn set_back_before_the_hand(&self, caught_up: &Line, view: Sensed) -> Stamp {
-        let current = caught_up.current();
-        let since = current.since.max(self.settled_at);
-        let Some(hand) = view
-            .missing(current.occupancy)
-            .into_iter()
-            .filter_map(|square| self.evidence.last_departure(square, since))
-            .min()
-        else {
-            return self.settled_at;
-        };
-        // (Only a touch, up and down within a slide's time: a piece lifted longer may be a
-        // victim taken off, another piece set down in its place.)
-        let touch = PASSING_MS + self.evidence.poll_skew();
-        (self.evidence.departed_since(since) & self.sensed & current.occupancy)
-            .into_iter()
-            .filter_map(|square| {
-                let left = self.evidence.last_departure(square, since)?;
-                let back = self.evidence.last_arrival(square, left)?;
-                (back.t <= left.t + touch && back <= hand).then_some(back)
-            })
-            .max()
-            .map_or(self.settled_at, |back| back.max(self.settled_at))
     }
 
     /// Whether every square a hand left since is the story's, holds a piece of the move

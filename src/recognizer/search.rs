@@ -775,6 +775,34 @@ fn straightened_beside_the_other_hand(line: &Line, sensed: Sensed, evidence: &Ev
     }
 }
 
+/// Squares read filled again that a hand only touched (up and down within a slide's time)
+/// before it lifted the first of the `missing` pieces: a queen straightened, then the
+/// capture begun beside it, is no part of that move.
+fn touched_before_the_hand(
+    evidence: &Evidence,
+    since: Stamp,
+    missing: Bitboard,
+    occupancy: Bitboard,
+) -> Bitboard {
+    let Some(hand) = missing
+        .into_iter()
+        .filter_map(|square| evidence.last_departure(square, since))
+        .min()
+    else {
+        return Bitboard::EMPTY;
+    };
+    let touch = PASSING_MS + evidence.poll_skew();
+    (evidence.departed_since(since) & occupancy & !missing)
+        .into_iter()
+        .filter(|&square| {
+            evidence
+                .last_departure(square, since)
+                .and_then(|left| Some((left, evidence.last_arrival(square, left)?)))
+                .is_some_and(|(left, back)| back.t <= left.t + touch && back <= hand)
+        })
+        .collect()
+}
+
 /// How a reading may show a slid piece straddling its square and the next.
 #[derive(Clone, Copy)]
 struct Straddle {
@@ -801,8 +829,11 @@ pub fn in_progress_cost_when(
     let current = line.current();
     // Only pieces of the position can be touched; a square the moving piece was set down
     // on for a moment and lifted from again is part of its way.
-    let disturbed = evidence.disturbed_since(current.since.max(settled_at)) & current.occupancy;
+    let since = current.since.max(settled_at);
     let missing = sensed.missing(current.occupancy);
+    let disturbed = evidence.disturbed_since(since)
+        & current.occupancy
+        & !touched_before_the_hand(evidence, since, missing, sensed.occupancy);
     let extra = sensed.extra(current.occupancy);
     // One piece in the hand: lifted to move, to capture with, or to adjust.
     let one_in_hand = extra.is_empty() && missing.count() <= 1 && (disturbed & !missing).is_empty();

@@ -2005,9 +2005,11 @@ fn a_capture_seen_landing_then_taken_off_for_the_recapture_is_no_piece_unseen() 
     // Poll mode. 14... Bc6 and 15. a3 both come down off-centre; 15... Bxc3 is seen, and
     // 16. bxc3 begins at once (c3 lifted, then b2), the queen on d1 straightened just
     // before. The bishop seen landing on c3, its square emptied for the capture of it, is
-    // no piece set down unseen there: the game is told on before the recapture lands.
+    // no piece set down unseen there: the game is told on before the recapture lands, and
+    // the recapture under way, the queen's touch before it, is no illegal board.
     let result = expect_game("unseen-two-set-down-then-a-capture-taken-at-once");
     assert!(time_of(&result, "move b4c3 30:Bxc3").is_some_and(|t| t < 110_000));
+    assert!(never_traced(&result, "illegal", "b2,c3 remove -"));
 }
 
 #[test]

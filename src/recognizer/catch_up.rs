@@ -574,8 +574,7 @@ impl Walk<'_> {
                     None => {
                         let landing = self.landing(
                             position,
-                            m,
-                            step.departed,
+                            &step,
                             previous,
                             occupancy,
                             story_unseen & self.steady,
@@ -804,21 +803,22 @@ impl Walk<'_> {
         [seen, set_down_unseen]
     }
 
-    /// Where the move's piece came down: on squares that filled after it left (a capture
-    /// proven on its victim's square), or unseen on an empty one. The time it was seen
-    /// there (its first arrival since it left: a later one is another piece's, a capturer
-    /// taking it), `None` if unseen, and the squares it holds unseen. `story_unseen`: the
-    /// story's unseen pieces that may be taken unseen; `held_unseen`: all it holds unseen.
+    /// Where the piece of `step`'s move, played from `position`, came down: on squares that
+    /// filled after it left (a capture proven on its victim's square), or unseen on an
+    /// empty one. The time it was seen there (its first arrival since it left: a later one
+    /// is another piece's, a capturer taking it), `None` if unseen, and the squares it holds
+    /// unseen. `story_unseen`: the story's unseen pieces that may be taken unseen;
+    /// `held_unseen`: all it holds unseen.
     fn landing(
         &self,
         position: &Chess,
-        m: Move,
-        departed: Stamp,
+        step: &Step,
         previous: Stamp,
         occupancy: Bitboard,
         story_unseen: Bitboard,
         held_unseen: Bitboard,
     ) -> Option<(Option<Stamp>, Bitboard)> {
+        let Step { m, departed, .. } = *step;
         let print = footprint(m);
         let from = m.from()?;
         if let Some(victim) = print.victim {

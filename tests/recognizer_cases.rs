@@ -2013,6 +2013,15 @@ fn a_capture_seen_landing_then_taken_off_for_the_recapture_is_no_piece_unseen() 
 }
 
 #[test]
+fn three_captures_on_a_dead_square_then_the_reply_are_told_once_the_board_is_stuck() {
+    // No events, a4 stuck empty. 27. Rxa4 Rxa4 28. Qxa4 Rxd3: three captures come down on
+    // the dead a4, then the reply, and the board reads illegal until a walk wide enough
+    // for them tells the game on.
+    let result = expect_game("dead-square-three-captures-on-it-then-a-reply");
+    assert!(time_of(&result, "move h4a4 53:Rxa4").is_some_and(|t| t < 184_000));
+}
+
+#[test]
 fn one_arrival_read_as_two_landings_keeps_the_piece_set_down_unseen_beside_it() {
     // 49. g3 set down off-centre half a second before 49... Qg4: g4 fills once, the
     // queen's arrival. Read as 49. g4 Qxg4 that arrival proves two landings, the capture

@@ -38,9 +38,9 @@ const MOST_UNSEEN: u32 = 3;
 /// unseen): a bound on a still board's work.
 const MOST_MOVES_TRIED: usize = 1000;
 /// The same, once the board has read illegal longer than a knocked piece lies: pieces set
-/// down unseen three plies running (13. exf4, 13... Bf6, 14. Ne2) make a wide walk, and
-/// the game is stuck without it.
-const MOST_MOVES_TRIED_STUCK: usize = 3000;
+/// down unseen three plies running (13. exf4, 13... Bf6, 14. Ne2), or three captures on a
+/// dead square, make a wide walk, and the game is stuck without it.
+const MOST_MOVES_TRIED_STUCK: usize = 6000;
 /// The same, for a story told from further back: rarer, and the game stuck without it.
 const MOST_MOVES_TRIED_FURTHER_BACK: usize = 8000;
 /// The same, told from further back: the plies since the choice and the moves stuck on it.

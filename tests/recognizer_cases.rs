@@ -2022,6 +2022,15 @@ fn three_captures_on_a_dead_square_then_the_reply_are_told_once_the_board_is_stu
 }
 
 #[test]
+fn four_pieces_set_down_unseen_running_are_told_once_the_board_is_stuck() {
+    // Poll mode. 17. Rh4, 17... Qf5, 18. a3 and 18... h6 all come down off-centre before
+    // 19. Qd3 and 19... Qe6 are seen: once the board is stuck, a walk setting four pieces
+    // down unseen tells the game on, and the rook seen moving on tells where it stood.
+    let result = expect_game("unseen-four-set-down-running-stuck-then-told");
+    assert!(time_of(&result, "move c3d3 37:Qd3").is_some_and(|t| t < 125_000));
+}
+
+#[test]
 fn one_arrival_read_as_two_landings_keeps_the_piece_set_down_unseen_beside_it() {
     // 49. g3 set down off-centre half a second before 49... Qg4: g4 fills once, the
     // queen's arrival. Read as 49. g4 Qxg4 that arrival proves two landings, the capture

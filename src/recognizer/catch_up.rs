@@ -32,18 +32,35 @@ const MOST_SQUARES_WRONG: usize = 5;
 pub(super) const DEEPEST_BACK: usize = 6;
 /// How many lines, the likeliest first, a catch-up tells stories from.
 const CATCH_UP_LINES: usize = 3;
-/// The most pieces it sets down unseen.
-const MOST_UNSEEN: u32 = 3;
-/// How many moves a walk follows before it gives up (for one setting fewer pieces down
-/// unseen): a bound on a still board's work.
-const MOST_MOVES_TRIED: usize = 1000;
-/// The same, once the board has read illegal longer than a knocked piece lies: pieces set
-/// down unseen three plies running (13. exf4, 13... Bf6, 14. Ne2), or three captures on a
+
+/// How wide a catch-up's walks go: the most pieces a story sets down unseen, and how many
+/// moves a walk follows before it gives up (for one setting fewer pieces down unseen), a
+/// bound on a still board's work.
+#[derive(Clone, Copy)]
+struct Reach {
+    unseen: u32,
+    moves: usize,
+}
+
+/// A still board nothing explains.
+const NEAR: Reach = Reach {
+    unseen: 3,
+    moves: 1000,
+};
+/// Once the board has read illegal longer than a knocked piece lies: four pieces set down
+/// unseen, or three plies running (13. exf4, 13... Bf6, 14. Ne2), or three captures on a
 /// dead square, make a wide walk, and the game is stuck without it.
-const MOST_MOVES_TRIED_STUCK: usize = 6000;
-/// The same, for a story told from further back: rarer, and the game stuck without it.
-const MOST_MOVES_TRIED_FURTHER_BACK: usize = 8000;
-/// The same, told from further back: the plies since the choice and the moves stuck on it.
+const STUCK: Reach = Reach {
+    unseen: 4,
+    moves: 6000,
+};
+/// A story told from further back: rarer, and the game stuck without it.
+const FURTHER_BACK: Reach = Reach {
+    unseen: 3,
+    moves: 8000,
+};
+/// The most plies a story told from further back tells: the plies since the choice and the
+/// moves stuck on it.
 const MOST_PLIES_FURTHER_BACK: usize = 8;
 
 /// One move of a story, with when the sensors saw its piece leave and land.
@@ -128,16 +145,12 @@ impl Recognizer {
         // opponent's, just lifted, set down where the mover's could go). The lines behind
         // the likeliest hold the other readings of an earlier piece set down unseen (1... c6
         // or c5), which a later move may tell.
-        let most_tried = if self.stuck_at(stamp) {
-            MOST_MOVES_TRIED_STUCK
-        } else {
-            MOST_MOVES_TRIED
-        };
+        let reach = if self.stuck_at(stamp) { STUCK } else { NEAR };
         let mut told: Vec<(u32, usize, usize, Line)> = Vec::new();
         for (index, line) in self.lines.iter().enumerate().take(CATCH_UP_LINES) {
             // (A line behind from its own position only: a bound on a still board's work.)
             let most_back = if index == 0 { line.plies_open() } else { 0 };
-            told.extend(self.stories_back(index, 0..=most_back, false, most_tried));
+            told.extend(self.stories_back(index, 0..=most_back, false, reach));
         }
         self.take_the_cheapest_stories(told, stamp)
     }
@@ -174,12 +187,7 @@ impl Recognizer {
         let nearest = self.lines[0].plies_open() + 1;
         let history = self.evidence.with_history();
         let recent = std::mem::replace(&mut self.evidence, history);
-        let told = self.stories_back(
-            0,
-            nearest..=DEEPEST_BACK,
-            true,
-            MOST_MOVES_TRIED_FURTHER_BACK,
-        );
+        let told = self.stories_back(0, nearest..=DEEPEST_BACK, true, FURTHER_BACK);
         self.evidence = recent;
         self.take_the_cheapest_stories(told, stamp)
     }
@@ -191,14 +199,14 @@ impl Recognizer {
     }
 
     /// The stories told on line `index` from each node `back` plies before its position,
-    /// with their costs, lines and bases, each walk following at most `most_tried` moves.
-    /// Evidence older than the base is needed.
+    /// with their costs, lines and bases, each walk going as wide as `reach`. Evidence older
+    /// than the base is needed.
     fn stories_back(
         &self,
         index: usize,
         back: std::ops::RangeInclusive<usize>,
         further_back: bool,
-        most_tried: usize,
+        reach: Reach,
     ) -> Vec<(u32, usize, usize, Line)> {
         let line = &self.lines[index];
         let n = line.ply_count();
@@ -206,7 +214,7 @@ impl Recognizer {
         let mut told = Vec::new();
         for back in *back.start()..=most_back {
             let base = n - back;
-            for (cost, tail) in self.stories_from(line, base, further_back, most_tried) {
+            for (cost, tail) in self.stories_from(line, base, further_back, reach) {
                 told.push((cost + REVISION_COST * back as u32, index, base, tail));
             }
         }
@@ -280,7 +288,7 @@ impl Recognizer {
         line: &Line,
         base: usize,
         further_back: bool,
-        most_tried: usize,
+        reach: Reach,
     ) -> Vec<(u32, Line)> {
         let node = &line.nodes[base];
         let view = self.view_of(line);
@@ -324,19 +332,19 @@ impl Recognizer {
                 skew: self.evidence.poll_skew(),
                 promotion: self.pending_promotion(),
                 most_unseen,
-                most_tried,
+                most_tried: reach.moves,
                 most_plies,
                 tried: 0,
                 stories: Vec::new(),
             };
             let mut path = Vec::with_capacity(most_plies);
             walk.step(&node.position, node.occupancy, &mut path, Unseen::default());
-            (walk.tried <= most_tried).then_some(walk)
+            (walk.tried <= reach.moves).then_some(walk)
         };
         if further_back {
             // Told from further back, the walk is wide: the fewest pieces set down unseen
             // that tell a story, walked first.
-            for most_unseen in 1..=MOST_UNSEEN {
+            for most_unseen in 1..=reach.unseen {
                 let Some(walk) = walk_with(most_unseen) else {
                     break;
                 };
@@ -349,7 +357,7 @@ impl Recognizer {
         }
         // A walk through too many moves tells nothing; one setting fewer pieces down unseen
         // is smaller, and its stories the cheaper ones.
-        (1..=MOST_UNSEEN)
+        (1..=reach.unseen)
             .rev()
             .find_map(walk_with)
             .map_or_else(Vec::new, |walk| self.told(line, base, walk, further_back))

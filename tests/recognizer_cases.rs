@@ -2031,6 +2031,16 @@ fn four_pieces_set_down_unseen_running_are_told_once_the_board_is_stuck() {
 }
 
 #[test]
+fn a_hidden_push_before_a_reply_read_in_turn_is_told_from_the_ply_before() {
+    // Poll mode. 16... e4 goes on from an unseen e5, nothing showing; 17. c5 comes down
+    // off-centre, and 17... Bxc5 lands on it with c4 still read in the hand, as if it
+    // were 16... Bc5. 18. Rac1 reads out of turn: the hidden push, told from before the
+    // bishop's move, explains it.
+    let result = expect_game("unseen-hidden-push-then-the-reply-read-in-turn");
+    assert!(time_of(&result, "move a1c1 35:Rac1").is_some_and(|t| t < 113_000));
+}
+
+#[test]
 fn one_arrival_read_as_two_landings_keeps_the_piece_set_down_unseen_beside_it() {
     // 49. g3 set down off-centre half a second before 49... Qg4: g4 fills once, the
     // queen's arrival. Read as 49. g4 Qxg4 that arrival proves two landings, the capture

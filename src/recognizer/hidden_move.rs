@@ -6,7 +6,7 @@ use shakmaty::{Bitboard, Move, Position, Role, Square};
 use super::Recognizer;
 use super::evidence::Stamp;
 use super::line::Line;
-use super::search::{Explanation, PLY, UNSEEN_LANDING, explain};
+use super::search::{Explanation, PLY, REVISION_COST, SearchContext, UNSEEN_LANDING, explain};
 
 impl Recognizer {
     /// The board has stood still, `illegal`: the other player's whole move read out of
@@ -20,50 +20,79 @@ impl Recognizer {
     /// Stories that begin with such a move on a line with a piece of the side to move
     /// unseen: a quiet move onto a square that reads empty (or was filled since, by a capture
     /// of it), then what the board shows, read in the order the hands played it (5... d5
-    /// from d6 unseen, then 6. Bd3 6... Bd6, for Bd6 and Bd3 read out of turn).
+    /// from d6 unseen, then 6. Bd3 6... Bd6, for Bd6 and Bd3 read out of turn). From the
+    /// position before the last ply too, a revision dearer: that ply may have been the
+    /// reply to the hidden move, read in turn (16... e4 from an unseen e5, 17. c5 unseen,
+    /// 17... Bxc5 read as 16... Bc5 with c4 in the hand).
     pub(super) fn stories_of_a_hidden_move(&self) -> Vec<(usize, Explanation)> {
         let ctx = self.search_context();
         let mut found = Vec::new();
         for (i, line) in self.lines.iter().enumerate() {
-            let current = line.current();
-            // (A pawn: pieces are set down off-centre far less often, and a piece that may
-            // go anywhere unseen would tell any story.)
-            let hidden = line.unseen & current.position.our(Role::Pawn);
-            if hidden.is_empty() {
-                continue;
-            }
-            for &(m, _) in current.legal_moves() {
-                let quiet = !m.is_capture() && !m.is_castle() && !m.is_promotion();
-                // (A square filled since may have been filled by a capture of it: 3. d5
-                // from an unseen d4, 3... exd5 unseen, 4. cxd5.)
-                let filled_since = || self.evidence.last_arrival(m.to(), current.since).is_some();
-                if !quiet
-                    || !m.from().is_some_and(|from| hidden.contains(from))
-                    || (self.sensed.contains(m.to()) && !filled_since())
-                    || !self.allows(m)
-                {
+            for undo in 0..=1 {
+                if undo == 1 && line.ply_count() <= line.pinned {
                     continue;
                 }
-                let mut moved = line.clone();
-                moved.apply(0, &[m], current.since);
-                moved.unseen |= Bitboard::from_square(m.to());
-                for e in explain(&moved, &ctx) {
-                    if e.undo > 0 || e.moves.is_empty() || e.out_of_order > 0 {
-                        continue;
-                    }
-                    let mut moves = vec![m];
-                    moves.extend_from_slice(&e.moves);
-                    found.push((
-                        i,
-                        Explanation {
-                            moves,
-                            cost: e.cost + PLY + UNSEEN_LANDING,
-                            unproven_moves: e.unproven_moves << 1,
-                            newly_unseen: e.newly_unseen | m.to(),
-                            ..e
-                        },
-                    ));
+                let mut base = line.clone();
+                if undo == 1 {
+                    base.nodes.pop();
                 }
+                found.extend(
+                    self.hidden_move_stories_from(&base, &ctx)
+                        .into_iter()
+                        .map(|e| {
+                            (
+                                i,
+                                Explanation {
+                                    undo,
+                                    cost: e.cost + REVISION_COST * undo as u32,
+                                    ..e
+                                },
+                            )
+                        }),
+                );
+            }
+        }
+        found
+    }
+
+    /// The hidden-move stories told from `line`'s position, as moves from there.
+    fn hidden_move_stories_from(&self, line: &Line, ctx: &SearchContext) -> Vec<Explanation> {
+        let current = line.current();
+        // (A pawn: pieces are set down off-centre far less often, and a piece that may go
+        // anywhere unseen would tell any story.)
+        let hidden = line.unseen & current.position.our(Role::Pawn);
+        if hidden.is_empty() {
+            return Vec::new();
+        }
+        let mut found = Vec::new();
+        for &(m, _) in current.legal_moves() {
+            let quiet = !m.is_capture() && !m.is_castle() && !m.is_promotion();
+            // (A square filled since may have been filled by a capture of it: 3. d5 from
+            // an unseen d4, 3... exd5 unseen, 4. cxd5.)
+            let filled_since = || self.evidence.last_arrival(m.to(), current.since).is_some();
+            if !quiet
+                || !m.from().is_some_and(|from| hidden.contains(from))
+                || (self.sensed.contains(m.to()) && !filled_since())
+                || !self.allows(m)
+            {
+                continue;
+            }
+            let mut moved = line.clone();
+            moved.apply(0, &[m], current.since);
+            moved.unseen |= Bitboard::from_square(m.to());
+            for e in explain(&moved, ctx) {
+                if e.undo > 0 || e.moves.is_empty() || e.out_of_order > 0 {
+                    continue;
+                }
+                let mut moves = vec![m];
+                moves.extend_from_slice(&e.moves);
+                found.push(Explanation {
+                    moves,
+                    cost: e.cost + PLY + UNSEEN_LANDING,
+                    unproven_moves: e.unproven_moves << 1,
+                    newly_unseen: e.newly_unseen | m.to(),
+                    ..e
+                });
             }
         }
         found

@@ -145,7 +145,11 @@ impl Recognizer {
         // opponent's, just lifted, set down where the mover's could go). The lines behind
         // the likeliest hold the other readings of an earlier piece set down unseen (1... c6
         // or c5), which a later move may tell.
-        let reach = if self.stuck_at(stamp) { STUCK } else { NEAR };
+        let reach = if self.stuck_at(stamp) && !self.pieces_set_down_beyond_a_game() {
+            STUCK
+        } else {
+            NEAR
+        };
         let mut told: Vec<(u32, usize, usize, Line)> = Vec::new();
         for (index, line) in self.lines.iter().enumerate().take(CATCH_UP_LINES) {
             // (A line behind from its own position only: a bound on a still board's work.)
@@ -166,13 +170,11 @@ impl Recognizer {
         if !self.stuck_at(stamp) {
             return false;
         }
-        let view = self.view();
-        let current = self.lines[0].current();
-        // Nor a board being set up or cleared: a few squares wrong, no more.
-        let wrong = view.missing(current.occupancy) | view.extra(current.occupancy);
-        if wrong.count() > MOST_SQUARES_WRONG {
+        if self.being_set_up() {
             return false;
         }
+        let view = self.view();
+        let current = self.lines[0].current();
         // Only where a piece reads on a square the line has empty, now and after any move:
         // a piece knocked over beside a move, not yet set back, leaves one missing, never
         // one more.
@@ -190,6 +192,22 @@ impl Recognizer {
         let told = self.stories_back(0, nearest..=DEEPEST_BACK, true, FURTHER_BACK);
         self.evidence = recent;
         self.take_the_cheapest_stories(told, stamp)
+    }
+
+    /// Whether the board reads more squares wrong than a few pieces set down unseen leave:
+    /// a board being set up or cleared, where no wide walk tells a game.
+    fn being_set_up(&self) -> bool {
+        let view = self.view();
+        let current = self.lines[0].current();
+        let wrong = view.missing(current.occupancy) | view.extra(current.occupancy);
+        wrong.count() > MOST_SQUARES_WRONG
+    }
+
+    /// Whether more pieces read where the likeliest line has none than a move under way and
+    /// a piece straightened set down: pieces being put back, a board being reset.
+    fn pieces_set_down_beyond_a_game(&self) -> bool {
+        let view = self.view();
+        view.extra(self.lines[0].current().occupancy).count() > 2
     }
 
     /// Whether the board has read illegal for longer than a knocked piece lies.

@@ -928,9 +928,7 @@ impl Walk<'_> {
         let landed = landed.unwrap_or(departed);
         Some((unseen.is_empty().then_some(landed), unseen))
     }
-}
 
-impl Walk<'_> {
     /// Whether the piece `m` brought down on its square at `landed` was lifted off again as
     /// the victim of a capture: a piece of the other side that attacks the square lifted
     /// with it (the victim first, or a poll before).

@@ -28,26 +28,20 @@ impl Recognizer {
         let ctx = self.search_context();
         let mut found = Vec::new();
         for (i, line) in self.lines.iter().enumerate() {
-            for undo in 0..=1 {
-                if undo == 1 && line.ply_count() <= line.pinned {
-                    continue;
-                }
-                let mut base = line.clone();
-                if undo == 1 {
-                    base.nodes.pop();
-                }
+            found.extend(
+                self.hidden_move_stories_from(line, &ctx)
+                    .into_iter()
+                    .map(|e| (i, e)),
+            );
+            if line.ply_count() > line.pinned {
+                let mut before = line.clone();
+                before.nodes.pop();
                 found.extend(
-                    self.hidden_move_stories_from(&base, &ctx)
+                    self.hidden_move_stories_from(&before, &ctx)
                         .into_iter()
                         .map(|e| {
-                            (
-                                i,
-                                Explanation {
-                                    undo,
-                                    cost: e.cost + REVISION_COST * undo as u32,
-                                    ..e
-                                },
-                            )
+                            let cost = e.cost + REVISION_COST;
+                            (i, Explanation { undo: 1, cost, ..e })
                         }),
                 );
             }
